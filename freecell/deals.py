@@ -1,0 +1,105 @@
+"""Microsoft FreeCell deal numbers.
+
+Deal N for 1 <= N < 2**31 is the deal of Windows FreeCell (deals 1-32,000 of
+the old versions, 1-1,000,000 of the newer ones).  FreeCell Pro extended the
+numbering: from 2**31 to 2**32 - 1 each random number gets its bit 15 set, and
+from 2**32 to 2**33 - 1 the seed is N - 2**32 and the generator keeps 16 bits
+and adds one.  Deals -1 and -2 of the old game are not offered.
+
+    >>> from freecell.cards import card_text
+    >>> " ".join(card_text(c) for c in deal_columns(1)[0])
+    'JD KD 2S 4C 3S 6D 6S'
+"""
+
+from __future__ import annotations
+
+import random as _random
+
+from .cards import Card
+
+MIN_DEAL = 1
+MAX_DEAL = 2**33 - 1  # 8,589,934,591, the last FreeCell Pro deal
+DEFAULT_RANDOM_MAX = 1_000_000
+COLUMN_COUNT = 8
+
+
+class DealNumberError(ValueError):
+    """A deal number that does not name a deal."""
+
+
+def _random_numbers(n: int) -> list[int]:
+    """The 51 random numbers the shuffle of deal ``n`` draws."""
+    if n < 2**32:
+        seed = n
+        high = 0 if n < 2**31 else 0x8000
+        out = []
+        for _ in range(51):
+            seed = (seed * 214013 + 2531011) & 0xFFFFFFFF
+            out.append(((seed >> 16) & 0x7FFF) | high)
+        return out
+    seed = n - 2**32
+    out = []
+    for _ in range(51):
+        seed = (seed * 214013 + 2531011) & 0xFFFFFFFF
+        out.append(((seed >> 16) & 0xFFFF) + 1)
+    return out
+
+
+def deal_cards(n: int) -> list[Card]:
+    """The 52 cards of deal ``n`` in dealing order (card i goes to column i % 8)."""
+    check_deal_number(n)
+    deck = list(range(52))
+    for i, r in zip(range(51, 0, -1), _random_numbers(n), strict=True):
+        j = r % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    deck.reverse()
+    return deck
+
+
+def deal_columns(n: int, columns: int = COLUMN_COUNT) -> tuple[tuple[Card, ...], ...]:
+    """Deal ``n`` as columns, each listed from its top (first dealt) card."""
+    cards = deal_cards(n)
+    return tuple(tuple(cards[i::columns]) for i in range(columns))
+
+
+def check_deal_number(n: object) -> int:
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise DealNumberError(f"a deal number must be a whole number, not {n!r}")
+    if not MIN_DEAL <= n <= MAX_DEAL:
+        raise DealNumberError(
+            f"deal {n} does not exist: deals go from {MIN_DEAL} to {MAX_DEAL:,}"
+        )
+    return n
+
+
+def parse_deal_number(text: str) -> int:
+    """Read a typed deal number: ASCII digits only (spaces around are allowed).
+
+    ``int()`` would also take ``٤٢``, ``5_000`` and ``+5``; a player typing a
+    deal number means none of those, so they are refused.
+    """
+    if not isinstance(text, str):
+        raise DealNumberError(f"a deal number must be text, not {type(text).__name__}")
+    t = text.strip()
+    if not t:
+        raise DealNumberError("no deal number given")
+    if len(t) > 20 or not all("0" <= ch <= "9" for ch in t):
+        shown = t if len(t) <= 20 else t[:20] + "…"
+        raise DealNumberError(
+            f"not a deal number: {shown!r} (use the digits 0-9 only, from {MIN_DEAL} to {MAX_DEAL:,})"
+        )
+    return check_deal_number(int(t))
+
+
+def random_deal_number(
+    rng: _random.Random | None = None, low: int = MIN_DEAL, high: int = DEFAULT_RANDOM_MAX
+) -> int:
+    """A random deal number from ``low`` to ``high`` inclusive (1..1,000,000 by default).
+
+    Every game, even a random one, then has a number that replays it.
+    """
+    check_deal_number(low)
+    check_deal_number(high)
+    if low > high:
+        raise DealNumberError(f"empty range of deals: {low} to {high}")
+    return (rng or _random.SystemRandom()).randint(low, high)

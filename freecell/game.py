@@ -1,0 +1,355 @@
+"""A game session: a deal (or a given position), its rules, and its history.
+
+:class:`Game` keeps a list of turns.  A turn is one player move (a multi-card
+move is one) together with the safe auto-moves it triggered; undo and redo
+move whole turns, so a turn undoes in one step.  Finish steps are turns of
+their own, one card each, and trigger no auto-moves.
+
+Counters: moves (turns played), cards home, multi-card capacity, score
+(+10 for each card sent home, -15 for each card taken back, never below
+zero), and a clock read from an injected function, started by the first move,
+paused while the page is hidden, stopped by the win.
+
+The saved form (:meth:`Game.to_json`, :meth:`Game.from_json`) is compact JSON
+with a version number; loading anything else raises :class:`GameLoadError`
+and nothing else, and never leaves a half-loaded game.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .deals import DealNumberError, check_deal_number
+from .engine import (
+    IllegalMoveError,
+    apply_move,
+    can_finish,
+    capacity,
+    check_move,
+    expand,
+    finish_move,
+    is_stuck,
+    legal_moves,
+    safe_automove,
+)
+from .piles import FOUNDATION, Move, MoveError
+from .position import BoardError, Position
+from .rules import FREECELL, Refusal, Rules
+
+SAVE_FORMAT = "freecell-game"
+SAVE_VERSION = 1
+MAX_SAVE_CHARS = 1_000_000
+MAX_TURNS = 20_000
+
+
+class GameLoadError(ValueError):
+    """Saved data that cannot be restored: corrupt, truncated, foreign or hostile."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One undoable step: the player's move and the auto-moves it set off."""
+
+    move: Move
+    auto: tuple[Move, ...]
+    before: Position
+    after: Position
+    score: int  # the score after this turn
+
+    def text(self) -> str:
+        return "+".join([self.move.text(), *(m.text() for m in self.auto)])
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return (self.move, *self.auto)
+
+
+class Clock:
+    """Elapsed playing time from an injected monotonic clock (seconds)."""
+
+    def __init__(self, now: Callable[[], float] = time.monotonic, elapsed: float = 0.0) -> None:
+        self._now = now
+        self._elapsed = elapsed
+        self._since: float | None = None  # set while running
+        self.stopped = False
+
+    @property
+    def running(self) -> bool:
+        return self._since is not None
+
+    def elapsed(self) -> float:
+        if self._since is None:
+            return self._elapsed
+        return self._elapsed + max(0.0, self._now() - self._since)
+
+    def start(self) -> None:
+        """Run (again), unless stopped for good by a win."""
+        if self._since is None and not self.stopped:
+            self._since = self._now()
+
+    def pause(self) -> None:
+        if self._since is not None:
+            self._elapsed = self.elapsed()
+            self._since = None
+
+    def stop(self) -> None:
+        self.pause()
+        self.stopped = True
+
+    def reset(self, elapsed: float = 0.0) -> None:
+        self._elapsed, self._since, self.stopped = elapsed, None, False
+
+
+def _score_after(score: int, moves: tuple[Move, ...]) -> int:
+    for m in moves:
+        if m.dst.kind == FOUNDATION:
+            score += 10
+        elif m.src.kind == FOUNDATION:
+            score = max(0, score - 15)
+    return score
+
+
+class Game:
+    """A game in progress.  Build it from a deal number or from a position."""
+
+    def __init__(
+        self,
+        deal: int | None = None,
+        *,
+        position: Position | None = None,
+        rules: Rules = FREECELL,
+        auto_move: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if deal is not None:
+            if position is not None:
+                raise ValueError("give a deal number or a position, not both")
+            position = Position.deal(check_deal_number(deal), rules)
+        elif position is None:
+            raise ValueError("give a deal number or a position")
+        self.deal = deal
+        self.rules = rules
+        self.start = position.validate(rules)
+        self.auto_move = auto_move
+        self.clock = Clock(clock)
+        self._turns: list[Turn] = []
+        self._redo: list[Turn] = []
+
+    # --- state ---------------------------------------------------------
+    @property
+    def position(self) -> Position:
+        return self._turns[-1].after if self._turns else self.start
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        return tuple(self._turns)
+
+    @property
+    def moves(self) -> int:
+        """Moves played (a multi-card move and its auto-moves count as one)."""
+        return len(self._turns)
+
+    @property
+    def score(self) -> int:
+        return self._turns[-1].score if self._turns else 0
+
+    def cards_home(self) -> int:
+        return self.position.cards_home()
+
+    def capacity(self, to_empty_column: bool = False) -> int:
+        return capacity(self.position, self.rules, to_empty_column)
+
+    def elapsed(self) -> float:
+        return self.clock.elapsed()
+
+    def is_won(self) -> bool:
+        return self.position.is_won()
+
+    def is_stuck(self) -> bool:
+        return is_stuck(self.position, self.rules)
+
+    def can_finish(self) -> bool:
+        return can_finish(self.position)
+
+    def can_undo(self) -> bool:
+        return bool(self._turns)
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def legal_moves(self) -> list[Move]:
+        return legal_moves(self.position, self.rules)
+
+    def check(self, move: Move) -> Refusal | None:
+        return check_move(self.position, move, self.rules)
+
+    def steps(self, move: Move) -> list[Move]:
+        """The single-card steps of a legal move, for the page to animate."""
+        return expand(self.position, move, self.rules)
+
+    # --- playing -------------------------------------------------------
+    def play(self, move: Move) -> Turn:
+        """Play a move and the safe auto-moves it sets off.
+
+        Raises :class:`IllegalMoveError` (with the reason) and changes nothing
+        when the move is refused.
+        """
+        before = self.position
+        refusal = check_move(before, move, self.rules)
+        if refusal is not None:
+            raise IllegalMoveError(move, refusal)
+        after = apply_move(before, move)
+        auto: list[Move] = []
+        if self.auto_move:
+            while (m := safe_automove(after, self.rules)) is not None:
+                auto.append(m)
+                after = apply_move(after, m)
+        return self._push(move, tuple(auto), before, after)
+
+    def finish_step(self) -> Turn | None:
+        """Send one card home as Finish does (a turn of its own), or ``None``."""
+        if not self.can_finish():
+            return None
+        m = finish_move(self.position)
+        if m is None:
+            return None
+        before = self.position
+        return self._push(m, (), before, apply_move(before, m))
+
+    def _push(self, move: Move, auto: tuple[Move, ...], before: Position, after: Position) -> Turn:
+        turn = Turn(move, auto, before, after, _score_after(self.score, (move, *auto)))
+        self._turns.append(turn)
+        self._redo.clear()
+        self.clock.start()
+        if after.is_won():
+            self.clock.stop()
+        return turn
+
+    def undo(self) -> Turn | None:
+        """Take back the last turn; returns it, or ``None`` when there is none."""
+        if not self._turns:
+            return None
+        turn = self._turns.pop()
+        self._redo.append(turn)
+        if self.clock.stopped and not self.position.is_won():
+            self.clock.stopped = False
+            self.clock.start()
+        return turn
+
+    def redo(self) -> Turn | None:
+        if not self._redo:
+            return None
+        turn = self._redo.pop()
+        self._turns.append(turn)
+        if turn.after.is_won():
+            self.clock.stop()
+        return turn
+
+    def restart(self) -> None:
+        """Replay the deal from its start: history and clock start again."""
+        self._turns.clear()
+        self._redo.clear()
+        self.clock.reset()
+
+    # --- saving --------------------------------------------------------
+    def to_json(self) -> str:
+        data: dict[str, object] = {"format": SAVE_FORMAT, "version": SAVE_VERSION}
+        if self.deal is not None:
+            data["deal"] = self.deal
+        else:
+            data["board"] = self.start.to_text()
+        data["rules"] = self.rules.to_json()
+        data["auto_move"] = self.auto_move
+        data["turns"] = [t.text() for t in self._turns]
+        data["redo"] = [t.text() for t in reversed(self._redo)]
+        data["elapsed"] = round(self.clock.elapsed(), 3)
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes, clock: Callable[[], float] = time.monotonic) -> Game:
+        """Restore a saved game; :class:`GameLoadError` on anything that is not one.
+
+        The clock is restored paused at the saved time; the next move (or
+        ``clock.start()``) sets it running.
+        """
+        try:
+            return cls._load(text, clock)
+        except GameLoadError:
+            raise
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as e:
+            raise GameLoadError(f"the saved game is damaged ({type(e).__name__})") from None
+
+    @classmethod
+    def _load(cls, text: str | bytes, clock: Callable[[], float]) -> Game:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        if not isinstance(text, str):
+            raise GameLoadError("a saved game is text")
+        if len(text) > MAX_SAVE_CHARS:
+            raise GameLoadError("the saved game is too large")
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise GameLoadError("the saved game is not valid JSON") from None
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise GameLoadError("this is not a saved FreeCell game")
+        version = data.get("version")
+        if version != SAVE_VERSION or isinstance(version, bool):
+            raise GameLoadError(f"the saved game has version {version!r}; this one reads {SAVE_VERSION}")
+        known = {"format", "version", "deal", "board", "rules", "auto_move", "turns", "redo", "elapsed"}
+        if set(data) - known:
+            raise GameLoadError("the saved game has unknown fields")
+        try:
+            rules = Rules.from_json(data.get("rules", {}))
+        except ValueError as e:
+            raise GameLoadError(f"the saved rules are wrong: {e}") from None
+        auto_move = data.get("auto_move", True)
+        if not isinstance(auto_move, bool):
+            raise GameLoadError("auto_move must be true or false")
+        elapsed = data.get("elapsed", 0)
+        if isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)) or not 0 <= elapsed < 10**9:
+            raise GameLoadError("the saved time is wrong")
+        try:
+            if "deal" in data and "board" not in data:
+                game = cls(check_deal_number(data["deal"]), rules=rules, auto_move=auto_move, clock=clock)
+            elif "board" in data and "deal" not in data and isinstance(data["board"], str):
+                game = cls(position=Position.from_text(data["board"], rules), rules=rules,
+                           auto_move=auto_move, clock=clock)
+            else:
+                raise GameLoadError("the saved game has neither a deal number nor a board")
+        except (DealNumberError, BoardError) as e:
+            raise GameLoadError(f"the saved start is wrong: {e}") from None
+        turns, redo = data.get("turns", []), data.get("redo", [])
+        if not (isinstance(turns, list) and isinstance(redo, list)):
+            raise GameLoadError("the saved history is not a list")
+        if len(turns) + len(redo) > MAX_TURNS:
+            raise GameLoadError("the saved history is too long")
+        for item in turns + redo:
+            game._replay(item)
+        for _ in redo:
+            game.undo()
+        game.clock.reset(float(elapsed))
+        if game.is_won():
+            game.clock.stopped = True
+        return game
+
+    def _replay(self, item: object) -> None:
+        """Play one saved turn, checking every move in it."""
+        if not isinstance(item, str) or len(item) > 2000:
+            raise GameLoadError("a saved turn is not text")
+        try:
+            first, *auto = (Move.parse(t) for t in item.split("+"))
+        except MoveError as e:
+            raise GameLoadError(f"a saved turn is wrong: {e}") from None
+        before = pos = self.position
+        for i, m in enumerate((first, *auto)):
+            if i and m.dst.kind != FOUNDATION:
+                raise GameLoadError(f"a saved auto-move does not go home: {item}")
+            refusal = check_move(pos, m, self.rules)
+            if refusal is not None:
+                raise GameLoadError(f"a saved move is illegal: {m.text()} ({refusal.reason.value})")
+            pos = apply_move(pos, m)
+        self._push(first, tuple(auto), before, pos)
