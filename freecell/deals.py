@@ -24,7 +24,15 @@ COLUMN_COUNT = 8
 
 
 class DealNumberError(ValueError):
-    """A deal number that does not name a deal."""
+    """A deal number that does not name a deal.
+
+    ``code`` says which way, for the page to translate: ``empty``,
+    ``not_number`` or ``range``.
+    """
+
+    def __init__(self, message: str, code: str = "not_number") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def _random_numbers(n: int) -> list[int]:
@@ -67,7 +75,7 @@ def check_deal_number(n: object) -> int:
         raise DealNumberError(f"a deal number must be a whole number, not {n!r}")
     if not MIN_DEAL <= n <= MAX_DEAL:
         raise DealNumberError(
-            f"deal {n} does not exist: deals go from {MIN_DEAL} to {MAX_DEAL:,}"
+            f"deal {n} does not exist: deals go from {MIN_DEAL} to {MAX_DEAL:,}", "range"
         )
     return n
 
@@ -82,7 +90,7 @@ def parse_deal_number(text: str) -> int:
         raise DealNumberError(f"a deal number must be text, not {type(text).__name__}")
     t = text.strip()
     if not t:
-        raise DealNumberError("no deal number given")
+        raise DealNumberError("no deal number given", "empty")
     if len(t) > 20 or not all("0" <= ch <= "9" for ch in t):
         shown = t if len(t) <= 20 else t[:20] + "…"
         raise DealNumberError(
@@ -101,5 +109,5 @@ def random_deal_number(
     check_deal_number(low)
     check_deal_number(high)
     if low > high:
-        raise DealNumberError(f"empty range of deals: {low} to {high}")
+        raise DealNumberError(f"empty range of deals: {low} to {high}", "range")
     return (rng or _random.SystemRandom()).randint(low, high)

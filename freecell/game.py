@@ -74,6 +74,7 @@ class Clock:
         self._now = now
         self._elapsed = elapsed
         self._since: float | None = None  # set while running
+        self.started = elapsed > 0
         self.stopped = False
 
     @property
@@ -89,6 +90,12 @@ class Clock:
         """Run (again), unless stopped for good by a win."""
         if self._since is None and not self.stopped:
             self._since = self._now()
+            self.started = True
+
+    def resume(self) -> None:
+        """Run again after a pause, if the game had started (the page shows again)."""
+        if self.started:
+            self.start()
 
     def pause(self) -> None:
         if self._since is not None:
@@ -101,6 +108,7 @@ class Clock:
 
     def reset(self, elapsed: float = 0.0) -> None:
         self._elapsed, self._since, self.stopped = elapsed, None, False
+        self.started = elapsed > 0
 
 
 def _score_after(score: int, moves: tuple[Move, ...]) -> int:

@@ -1,0 +1,1 @@
+"""The browser layer: the only code that imports js, pyodide or pyscript."""

@@ -1,0 +1,526 @@
+"""The page: binds pointer, page-visibility and button events to the game.
+
+Events are bound once and delegated from the table root and the document;
+every handler asks the pure :class:`~freecell.ui.table.TableState` (which
+asks the engine) and then renders the outcome.  Nothing here edits piles, and
+no visible text is written here: it all comes from the message catalogue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from js import document, performance, window
+from pyodide.ffi import create_once_callable, create_proxy
+
+from .. import engine
+from ..cards import Card
+from ..deals import DealNumberError, parse_deal_number, random_deal_number
+from ..game import Game, Turn
+from ..piles import Move, MoveError, Pile
+from ..position import Position
+from ..rules import Refusal
+from ..ui.i18n import Catalogue, choose_language
+from ..ui.layout import Rect, compute_layout
+from ..ui.start import parse_query
+from ..ui.table import Outcome, TableState
+from .view import TableView
+
+DRAG_THRESHOLD_PX = 8
+MESSAGE_MS = 6000
+
+
+def _now() -> float:
+    return float(performance.now()) / 1000.0
+
+
+def q(selector: str) -> Any:
+    return document.querySelector(selector)
+
+
+def qa(selector: str) -> list[Any]:
+    return list(document.querySelectorAll(selector))
+
+
+class Press:
+    """A pointer that went down on the table, until it comes up."""
+
+    def __init__(self, pointer_id: int, x: float, y: float, pile: Pile | None,
+                 index: int, on_card: bool) -> None:
+        self.pointer_id = pointer_id
+        self.x0, self.y0 = x, y
+        self.pile = pile
+        self.index = index
+        self.on_card = on_card
+        self.dragging = False
+        self.dead = False
+        self.cards: list[Card] = []
+        self.base: dict[Card, Any] = {}
+
+
+class App:
+    def __init__(self, cat: Catalogue) -> None:
+        self.cat = cat
+        self.svg = document.getElementById("table")
+        self.area = document.getElementById("table-area")
+        self.game: Game = Game(1, clock=_now)
+        self.state = TableState(self.game)
+        self.view = TableView(self.svg, self.game.rules.free_cells, self.game.rules.columns)
+        self.press: Press | None = None
+        self._proxies: list[Any] = []
+        self._message_timer: Any = None
+        self._layout_pending = False
+        self._shown_time = ""
+        reduce = window.matchMedia("(prefers-reduced-motion: reduce)")
+        self.view.animate = not bool(reduce.matches)
+
+    # --- start ---------------------------------------------------------
+    def start(self) -> None:
+        req = parse_query(str(window.location.search))
+        if req.board is not None:
+            self.new_game(position=req.board)
+        elif req.deal is not None:
+            self.new_game(deal=req.deal)
+        else:
+            self.new_game(deal=random_deal_number())
+            if req.error:
+                self.say(self.cat.t(req.error, text=req.error_text), reason="url")
+        self.build_rules()
+        self.bind()
+        for name in ("new", "settings"):
+            q(f'.actionbar [data-action="{name}"]').removeAttribute("disabled")
+        document.documentElement.dataset.state = "ready"
+
+    def new_game(self, deal: int | None = None, position: Position | None = None) -> None:
+        self.game = Game(deal, position=position, clock=_now)
+        self.state = TableState(self.game)
+        self.hide_panels()
+        if deal is not None:
+            window.history.replaceState(None, "", f"?deal={deal}")
+            self.say(self.cat.t("deal.started", n=deal))
+        self.relayout(animate=False)
+        self.update_status()
+
+    # --- binding -------------------------------------------------------
+    def _on(self, target: Any, event: str, handler: Any, **opts: bool) -> None:
+        proxy = create_proxy(handler)
+        self._proxies.append(proxy)
+        if opts:
+            from js import Object
+            from pyodide.ffi import to_js
+
+            target.addEventListener(event, proxy, to_js(opts, dict_converter=Object.fromEntries))
+        else:
+            target.addEventListener(event, proxy)
+
+    def bind(self) -> None:
+        self._on(self.svg, "pointerdown", self.on_pointer_down)
+        self._on(self.svg, "pointermove", self.on_pointer_move)
+        self._on(self.svg, "pointerup", self.on_pointer_up)
+        self._on(self.svg, "pointercancel", self.on_pointer_cancel)
+        self._on(self.svg, "contextmenu", lambda e: e.preventDefault())
+        self._on(document, "click", self.on_click)
+        self._on(document, "visibilitychange", self.on_visibility)
+        self._on(document.getElementById("deal-form"), "submit", self.on_deal_submit)
+        observer = window.ResizeObserver.new(create_proxy(lambda *_: self.schedule_layout()))
+        observer.observe(self.area)
+        self._observer = observer
+        tick = create_proxy(lambda *_: self.update_time())
+        self._proxies.append(tick)
+        window.setInterval(tick, 250)
+
+    def unbind(self) -> None:
+        for p in self._proxies:
+            p.destroy()
+        self._proxies = []
+
+    # --- layout --------------------------------------------------------
+    def schedule_layout(self) -> None:
+        if self._layout_pending:
+            return
+        self._layout_pending = True
+        window.requestAnimationFrame(create_once_callable(lambda *_: self.relayout(animate=False)))
+
+    def relayout(self, animate: bool = False) -> None:
+        self._layout_pending = False
+        box = self.area.getBoundingClientRect()
+        layout = compute_layout(float(box.width), float(box.height),
+                                self.game.rules.free_cells, self.game.rules.columns)
+        if self.view.layout != layout:
+            self.view.set_layout(layout)
+        self.view.show(self.game.position, animate=animate)
+        self.view.set_selected(self.selected_cards())
+
+    # --- pointer -------------------------------------------------------
+    def _svg_point(self, e: Any) -> tuple[float, float]:
+        box = self.svg.getBoundingClientRect()
+        layout = self.view.layout
+        scale = layout.width / float(box.width) if layout and box.width else 1.0
+        return (float(e.clientX) - float(box.left)) * scale, (float(e.clientY) - float(box.top)) * scale
+
+    def on_pointer_down(self, e: Any) -> None:
+        if e.pointerType == "mouse" and e.button != 0:
+            return
+        if self.press is not None:
+            return
+        target = e.target
+        card_el = target.closest("[data-card]")
+        pile_el = target.closest("[data-pile]")
+        pile: Pile | None = None
+        index = -1
+        if card_el is not None:
+            pile = _pile_of(card_el.getAttribute("data-pile"))
+            index = int(card_el.getAttribute("data-index") or -1)
+        elif pile_el is not None:
+            pile = _pile_of(pile_el.getAttribute("data-pile"))
+        self.press = Press(e.pointerId, float(e.clientX), float(e.clientY), pile, index,
+                           card_el is not None)
+        with contextlib.suppress(Exception):  # a pointer already gone cannot be captured
+            self.svg.setPointerCapture(e.pointerId)
+        e.preventDefault()
+
+    def on_pointer_move(self, e: Any) -> None:
+        p = self.press
+        if p is None or p.dead or e.pointerId != p.pointer_id or not p.on_card or p.pile is None:
+            return
+        dx, dy = float(e.clientX) - p.x0, float(e.clientY) - p.y0
+        if not p.dragging:
+            if dx * dx + dy * dy < DRAG_THRESHOLD_PX**2:
+                return
+            picked = self.state.pick(p.pile, p.index)
+            if isinstance(picked, Refusal):
+                p.dead = True
+                self.refuse(picked)
+                return
+            self.state.selection = None
+            self.view.set_selected(set())
+            layout = self.view.layout
+            if layout is None:
+                return
+            spots = layout.spots(self.game.position)
+            p.cards = [c for c in range(52) if spots[c].pile == p.pile and spots[c].index >= picked.index]
+            p.cards.sort(key=lambda c: spots[c].index)
+            if p.pile.kind != 0:  # cells and foundations: just the card on top
+                p.cards = p.cards[-1:]
+            p.base = {c: spots[c] for c in p.cards}
+            p.dragging = True
+            self.view.drag_begin(p.cards)
+        box = self.svg.getBoundingClientRect()
+        layout = self.view.layout
+        scale = layout.width / float(box.width) if layout and box.width else 1.0
+        self.view.drag_to(p.cards, p.base, dx * scale, dy * scale)
+
+    def on_pointer_up(self, e: Any) -> None:
+        p = self.press
+        if p is None or e.pointerId != p.pointer_id:
+            return
+        self.press = None
+        if p.dead:
+            return
+        if p.dragging:
+            self.view.drag_end(p.cards)
+            layout = self.view.layout
+            if layout is None or p.pile is None:
+                return
+            x, y = self._svg_point(e)
+            head = p.cards[0]
+            hx, hy = self.view.shown[head]
+            dst = layout.drop_target(Rect(hx, hy, layout.card_w, layout.card_h), x, y)
+            self.handle(self.state.drop(p.pile, p.index, dst))
+            return
+        if p.pile is None:
+            self.handle(self.state.clear())
+        elif p.on_card:
+            self.handle(self.state.tap_card(p.pile, p.index))
+        else:
+            self.handle(self.state.tap_pile(p.pile))
+
+    def on_pointer_cancel(self, e: Any) -> None:
+        p = self.press
+        if p is None or e.pointerId != p.pointer_id:
+            return
+        self.press = None
+        if p.dragging:
+            self.view.drag_end(p.cards)
+            self.view.show(self.game.position)
+
+    # --- outcomes ------------------------------------------------------
+    def handle(self, out: Outcome) -> None:
+        if out.kind == "moved" and out.turn is not None:
+            self.after_turn(out.turn, out.steps)
+        elif out.kind == "refused" and out.refusal is not None:
+            self.view.show(self.game.position)
+            self.refuse(out.refusal)
+        elif out.kind in ("selected", "deselected"):
+            self.view.show(self.game.position)
+        self.view.set_selected(self.selected_cards())
+
+    def after_turn(self, turn: Turn, steps: tuple[Move, ...] = ()) -> None:
+        frames = [turn.before]
+        pos = turn.before
+        for m in steps or (turn.move,):
+            pos = engine.apply_move(pos, m)
+            frames.append(pos)
+        for m in turn.auto:
+            pos = engine.apply_move(pos, m)
+            frames.append(pos)
+        self.view.show(self.game.position, frames=frames)
+        self.clear_message()
+        self.update_status()
+        if self.game.is_won():
+            self.show_win()
+        elif self.game.is_stuck():
+            self.show_panel("stuck")
+
+    def refuse(self, refusal: Refusal) -> None:
+        self.say(self.cat.refusal(refusal), reason=refusal.reason.value)
+
+    def selected_cards(self) -> set[Card]:
+        sel = self.state.selection
+        layout = self.view.layout
+        if sel is None or layout is None:
+            return set()
+        spots = layout.spots(self.game.position)
+        return {c for c, s in spots.items() if s.pile == sel.pile and s.index >= sel.index}
+
+    # --- buttons -------------------------------------------------------
+    def on_click(self, e: Any) -> None:
+        button = e.target.closest("[data-action]")
+        if button is None or button.disabled:
+            return
+        action = str(button.getAttribute("data-action"))
+        handler = getattr(self, "action_" + action.replace("-", "_"), None)
+        if handler is not None:
+            handler()
+
+    def action_undo(self) -> None:
+        self.state.clear()
+        turn = self.game.undo()
+        self.hide_panels()
+        if turn is None:
+            self.say(self.cat.t("msg.nothing_to_undo"))
+        else:
+            self.view.show(self.game.position)
+            self.say(self.cat.t("msg.undone"))
+        self.view.set_selected(set())
+        self.update_status()
+
+    def action_redo(self) -> None:
+        self.state.clear()
+        turn = self.game.redo()
+        if turn is None:
+            self.say(self.cat.t("msg.nothing_to_redo"))
+        else:
+            self.after_turn(turn)
+            self.say(self.cat.t("msg.redone"))
+        self.view.set_selected(set())
+
+    def action_new(self) -> None:
+        self.new_game(deal=random_deal_number())
+
+    def action_replay(self) -> None:
+        self.state.clear()
+        self.game.restart()
+        self.hide_panels()
+        self.view.show(self.game.position)
+        self.view.set_selected(set())
+        self.update_status()
+
+    def action_look(self) -> None:
+        self.hide_panels()
+
+    def action_close(self) -> None:
+        self.hide_panels()
+
+    def action_rules(self) -> None:
+        self.show_panel("rules")
+
+    def action_settings(self) -> None:
+        self.show_panel("settings")
+        field = q('[data-field="deal"]')
+        field.value = "" if self.game.deal is None else str(self.game.deal)
+        q('[data-role="deal-error"]').textContent = ""
+
+    def action_copy_deal(self) -> None:
+        self._task = asyncio.ensure_future(self._copy_deal())
+
+    async def _copy_deal(self) -> None:
+        n = self.game.deal
+        if n is None:
+            return
+        try:
+            await window.navigator.clipboard.writeText(str(n))
+            self.say(self.cat.t("msg.copied", n=n))
+        except Exception:
+            self.say(self.cat.t("msg.copy_failed", n=n))
+
+    def on_deal_submit(self, e: Any) -> None:
+        e.preventDefault()
+        text = str(q('[data-field="deal"]').value)
+        error = q('[data-role="deal-error"]')
+        try:
+            n = parse_deal_number(text)
+        except DealNumberError as err:
+            error.textContent = self.cat.t("deal.error." + err.code)
+            error.setAttribute("data-code", err.code)
+            return
+        error.textContent = ""
+        self.new_game(deal=n)
+
+    # --- page visibility -----------------------------------------------
+    def on_visibility(self, _e: Any) -> None:
+        if str(document.visibilityState) == "hidden":
+            self.game.clock.pause()
+        else:
+            self.game.clock.resume()
+        self.update_time()
+
+    # --- panels, status and messages -----------------------------------
+    def show_panel(self, name: str) -> None:
+        self.hide_panels()
+        panel = q(f'[data-panel="{name}"]')
+        panel.hidden = False
+        first = panel.querySelector("button, input")
+        if first is not None:
+            first.focus()
+
+    def hide_panels(self) -> None:
+        for p in qa(".panel[data-panel]"):
+            p.hidden = True
+
+    def show_win(self) -> None:
+        g = self.game
+        values = {
+            "time": self.cat.time(g.elapsed()),
+            "moves": str(g.moves),
+            "home": self.cat.t("status.home", n=g.cards_home()),
+            "deal": "" if g.deal is None else str(g.deal),
+        }
+        for key, text in values.items():
+            q(f'[data-win="{key}"]').textContent = text
+        q('[data-panel="win"] [data-action="copy-deal"]').hidden = g.deal is None
+        self.show_panel("win")
+
+    def update_status(self) -> None:
+        g = self.game
+        self._stat("capacity", g.capacity(), self.cat.t("status.capacity", n=g.capacity()))
+        self._stat("home", g.cards_home(), self.cat.t("status.home", n=g.cards_home()))
+        self._stat("moves", g.moves, self.cat.t("status.moves", n=g.moves))
+        if g.deal is None:
+            self._stat("deal", "", "")
+        else:
+            self._stat("deal", g.deal, self.cat.t("status.deal", n=g.deal))
+        q('.actionbar [data-action="undo"]').disabled = not g.can_undo()
+        q('.actionbar [data-action="redo"]').disabled = not g.can_redo()
+        self.update_time()
+
+    def update_time(self) -> None:
+        secs = int(self.game.elapsed())
+        text = self.cat.time(secs)
+        if text != self._shown_time:
+            self._shown_time = text
+            self._stat("time", secs, text)
+
+    def _stat(self, name: str, value: object, text: str) -> None:
+        el = q(f'[data-status="{name}"]')
+        el.setAttribute("data-value", str(value))
+        el.textContent = text
+
+    def say(self, text: str, reason: str | None = None) -> None:
+        el = q('[data-role="message"]')
+        el.textContent = text
+        if reason:
+            el.setAttribute("data-reason", reason)
+        else:
+            el.removeAttribute("data-reason")
+        if self._message_timer is not None:
+            window.clearTimeout(self._message_timer)
+        self._message_timer = window.setTimeout(create_once_callable(self.clear_message), MESSAGE_MS)
+
+    def clear_message(self, *_: Any) -> None:
+        el = q('[data-role="message"]')
+        el.textContent = ""
+        el.removeAttribute("data-reason")
+
+    # --- rules panel ---------------------------------------------------
+    def build_rules(self) -> None:
+        body = document.getElementById("rules-body")
+        body.replaceChildren()
+        t = self.cat.t
+        for section in ("setup", "moves", "multi", "finish", "deals"):
+            h = document.createElement("h3")
+            h.textContent = t(f"rules.{section}.title")
+            body.appendChild(h)
+            for para in self.cat.paragraphs(f"rules.{section}.body"):
+                p = document.createElement("p")
+                p.textContent = para
+                body.appendChild(p)
+            if section == "multi":
+                body.appendChild(self._capacity_table())
+                note = document.createElement("p")
+                note.textContent = t("rules.multi.empty_note")
+                body.appendChild(note)
+
+    def _capacity_table(self) -> Any:
+        t = self.cat.t
+        table = document.createElement("table")
+        table.className = "capacity-table"
+        cap = document.createElement("caption")
+        cap.textContent = t("rules.multi.table_caption")
+        table.appendChild(cap)
+        head = document.createElement("tr")
+        head.appendChild(document.createElement("th"))
+        for e in range(5):
+            th = document.createElement("th")
+            th.setAttribute("scope", "col")
+            th.textContent = t("rules.multi.col_label", n=e)
+            head.appendChild(th)
+        table.appendChild(head)
+        for f in range(5):
+            row = document.createElement("tr")
+            th = document.createElement("th")
+            th.setAttribute("scope", "row")
+            th.textContent = t("rules.multi.row_label", n=f)
+            row.appendChild(th)
+            for e in range(5):
+                td = document.createElement("td")
+                td.textContent = str((f + 1) * 2**e)
+                row.appendChild(td)
+            table.appendChild(row)
+        return table
+
+
+def _pile_of(name: object) -> Pile | None:
+    try:
+        return Pile.parse(str(name))
+    except MoveError:
+        return None
+
+
+async def load_catalogue() -> Catalogue:
+    """The catalogue boot.js fetched, or fetch it here if that failed."""
+    try:
+        data = await window.freecellI18n
+        return Catalogue(str(data.lang), json.loads(window.JSON.stringify(data.messages)))
+    except Exception:
+        from pyodide.http import pyfetch
+
+        lang = choose_language([str(x) for x in window.navigator.languages or []])
+        resp = await pyfetch(f"./static/i18n/{lang}.json")
+        return Catalogue.from_json(lang, await resp.string())
+
+
+async def main() -> App:
+    try:
+        cat = await load_catalogue()
+        app = App(cat)
+        app.start()
+    except Exception:
+        window.dispatchEvent(window.Event.new("freecell:failed"))
+        raise
+    window.freecellApp = create_proxy(app)
+    return app
+

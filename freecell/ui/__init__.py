@@ -1,0 +1,1 @@
+"""Pure UI logic: layout, state, card art, messages; no DOM."""

@@ -1,0 +1,146 @@
+"""Where everything goes on the table, for a given size: pure geometry, no DOM.
+
+The table is measured in CSS pixels (the SVG's viewBox is the size of its
+box, so one unit is one pixel).  The top row holds the free cells on the left
+and the foundations on the right, aligned with the columns below.  Cards keep
+a fixed shape (:data:`CARD_RATIO`); their width is the largest that fits both
+the width (eight columns) and the height (the top row plus a column of
+:data:`PLANNED_FAN` cards).  Long columns compress their fan so that every
+card stays on the table, but never below :data:`MIN_STRIP` of a card's height,
+the strip that shows its rank and suit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import Card
+from ..piles import CELL, COLUMN, FOUNDATION, Pile
+from ..position import Position
+
+CARD_RATIO = 1.4  # height / width
+FAN = 0.26  # distance between overlapping cards, as a fraction of card height
+MIN_STRIP = 0.15  # the fan never gets tighter than this: rank and suit stay visible
+PLANNED_FAN = 9  # cards a column should show at full fan before it compresses
+MAX_CARD_WIDTH = 120.0
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x <= x <= self.x + self.w and self.y <= y <= self.y + self.h
+
+    def overlap(self, other: Rect) -> float:
+        dx = min(self.x + self.w, other.x + other.w) - max(self.x, other.x)
+        dy = min(self.y + self.h, other.y + other.h) - max(self.y, other.y)
+        return dx * dy if dx > 0 and dy > 0 else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """Where one card lies: its pile, its index there, its top-left corner."""
+
+    pile: Pile
+    index: int
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class Layout:
+    width: float
+    height: float
+    card_w: float
+    card_h: float
+    gap: float
+    cells: tuple[Rect, ...]
+    foundations: tuple[Rect, ...]
+    columns: tuple[Rect, ...]  # drop areas: from the column's top to the table's bottom
+
+    def pile_rect(self, pile: Pile) -> Rect:
+        if pile.kind == CELL:
+            return self.cells[pile.index]
+        if pile.kind == FOUNDATION:
+            return self.foundations[pile.index]
+        return self.columns[pile.index]
+
+    def piles(self) -> list[tuple[Pile, Rect]]:
+        out = [(Pile(CELL, i), r) for i, r in enumerate(self.cells)]
+        out += [(Pile(FOUNDATION, i), r) for i, r in enumerate(self.foundations)]
+        out += [(Pile(COLUMN, i), r) for i, r in enumerate(self.columns)]
+        return out
+
+    def fan(self, length: int) -> float:
+        """Distance between the cards of a column of ``length`` cards."""
+        if length <= 1:
+            return self.card_h * FAN
+        room = self.height - self.columns[0].y - self.card_h - self.gap
+        return max(self.card_h * MIN_STRIP, min(self.card_h * FAN, room / (length - 1)))
+
+    def spots(self, pos: Position) -> dict[Card, Spot]:
+        """Where every card of ``pos`` lies."""
+        out: dict[Card, Spot] = {}
+        for s, n in enumerate(pos.foundations):
+            r = self.foundations[s]
+            for rank in range(n):
+                out[rank * 4 + s] = Spot(Pile(FOUNDATION, s), rank, r.x, r.y)
+        for i, c in enumerate(pos.cells):
+            if c is not None:
+                r = self.cells[i]
+                out[c] = Spot(Pile(CELL, i), 0, r.x, r.y)
+        for i, col in enumerate(pos.columns):
+            r = self.columns[i]
+            step = self.fan(len(col))
+            for j, c in enumerate(col):
+                out[c] = Spot(Pile(COLUMN, i), j, r.x, r.y + j * step)
+        return out
+
+    def drop_target(self, card_rect: Rect, x: float, y: float) -> Pile | None:
+        """The pile a dragged card lands on: the one it overlaps most, else under the pointer."""
+        best: Pile | None = None
+        best_area = 0.0
+        for pile, r in self.piles():
+            a = r.overlap(card_rect)
+            if a > best_area:
+                best, best_area = pile, a
+        if best is not None:
+            return best
+        for pile, r in self.piles():
+            if r.contains(x, y):
+                return pile
+        return None
+
+
+def compute_layout(width: float, height: float, free_cells: int = 4, columns: int = 8) -> Layout:
+    """The layout of a table ``width`` x ``height`` pixels."""
+    width = max(width, 160.0)
+    height = max(height, 160.0)
+    slots = max(columns, free_cells + 4)
+    gap_frac = 0.12  # gap between columns, as a fraction of card width
+    by_width = width / (slots + (slots + 1) * gap_frac)
+    # height: margin + top row + gap + a column of PLANNED_FAN cards + margin
+    by_height = height / (CARD_RATIO * (2 + FAN * (PLANNED_FAN - 1)) + 3 * gap_frac)
+    card_w = min(by_width, by_height, MAX_CARD_WIDTH)
+    card_h = card_w * CARD_RATIO
+    gap = card_w * gap_frac
+    used = slots * card_w + (slots - 1) * gap
+    left = (width - used) / 2
+    top = gap
+
+    def x_of(i: int) -> float:
+        return left + i * (card_w + gap)
+
+    cells = tuple(Rect(x_of(i), top, card_w, card_h) for i in range(free_cells))
+    foundations = tuple(Rect(x_of(slots - 4 + i), top, card_w, card_h) for i in range(4))
+    col_top = top + card_h + gap * 1.5
+    col_left = left + (slots - columns) * (card_w + gap) / 2
+    cols = tuple(
+        Rect(col_left + i * (card_w + gap), col_top, card_w, max(card_h, height - col_top))
+        for i in range(columns)
+    )
+    return Layout(width, height, card_w, card_h, gap, cells, foundations, cols)

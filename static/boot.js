@@ -1,0 +1,68 @@
+// Boot: before Python is ready, fill the static labels from the message
+// catalogue (so the frame and the loading line mean something at once), and
+// turn a load that fails or never finishes into a message with a retry.
+// No visible text is written here: it all comes from static/i18n/<lang>.json.
+"use strict";
+(function () {
+  const LANGS = ["en", "fr"];
+  const LOAD_TIMEOUT_MS = 90000;
+  const root = document.documentElement;
+
+  function pickLanguage() {
+    const prefs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+    for (const tag of prefs) {
+      const base = String(tag).toLowerCase().split(/[-_]/)[0];
+      if (LANGS.includes(base)) return base;
+    }
+    return "en";
+  }
+
+  function translate(messages) {
+    for (const el of document.querySelectorAll("[data-i18n]")) {
+      const text = messages[el.dataset.i18n];
+      if (typeof text === "string") el.textContent = text;
+    }
+    for (const el of document.querySelectorAll("[data-i18n-title]")) {
+      const text = messages[el.dataset.i18nTitle];
+      if (typeof text === "string") el.setAttribute("title", text);
+    }
+    for (const el of document.querySelectorAll("[data-i18n-aria-label]")) {
+      const text = messages[el.dataset.i18nAriaLabel];
+      if (typeof text === "string") el.setAttribute("aria-label", text);
+    }
+  }
+
+  function fail() {
+    if (root.dataset.state === "ready") return;
+    root.dataset.state = "failed";
+    const box = document.getElementById("load-failed");
+    if (box) box.hidden = false;
+  }
+
+  const lang = pickLanguage();
+  root.lang = lang;
+  // The page's Python reads the catalogue from here instead of fetching it again.
+  window.freecellI18n = fetch("./static/i18n/" + lang + ".json")
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+    .then((messages) => {
+      translate(messages);
+      return { lang: lang, messages: messages };
+    });
+  window.freecellI18n.catch(() => {});
+
+  // A script, stylesheet or wasm that cannot load, or a boot that never ends.
+  window.addEventListener("error", (event) => {
+    const t = event.target;
+    if (t && t !== window && (t.tagName === "SCRIPT" || t.tagName === "LINK")) fail();
+  }, true);
+  window.addEventListener("unhandledrejection", () => {
+    if (root.dataset.state === "loading") fail();
+  });
+  window.addEventListener("freecell:failed", fail);
+  setTimeout(() => { if (root.dataset.state === "loading") fail(); }, LOAD_TIMEOUT_MS);
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest('[data-action="retry"]');
+    if (button) location.reload();
+  });
+})();
