@@ -163,27 +163,86 @@ def brute_force_moves(pos: Position, rules: Rules) -> set[Move]:
 
 
 def random_walk(
-    pos: Position, rules: Rules, rng: random.Random, steps: int, *, home_bias: float = 0.3
+    pos: Position,
+    rules: Rules,
+    rng: random.Random,
+    steps: int,
+    *,
+    home_bias: float = 0.3,
+    build_bias: float = 0.5,
 ) -> list[Position]:
-    """Positions reached by random legal moves (home moves a bit preferred)."""
+    """Positions reached by random legal moves.
+
+    Home moves are picked with probability ``home_bias`` and moves onto a
+    non-empty column with ``build_bias`` (when there are any), so that walks
+    build the long runs that multi-card moves need.
+    """
     seen = [pos]
     for _ in range(steps):
         moves = legal_moves(pos, rules)
         if not moves:
             break
-        home = [m for m in moves if m.dst.kind == FOUNDATION]
-        pick = rng.choice(home) if home and rng.random() < home_bias else rng.choice(moves)
-        pos = apply_move(pos, pick)
+        pos = apply_move(pos, pick_move(pos, moves, rng, home_bias, build_bias))
         seen.append(pos)
     return seen
+
+
+def pick_move(
+    pos: Position, moves: Sequence[Move], rng: random.Random, home_bias: float, build_bias: float
+) -> Move:
+    """One of ``moves`` at random, with the biases of :func:`random_walk`."""
+    home = [m for m in moves if m.dst.kind == FOUNDATION]
+    build = [m for m in moves if m.dst.kind == COLUMN and pos.columns[m.dst.index]]
+    r = rng.random()
+    if home and r < home_bias:
+        return rng.choice(home)
+    if build and r < home_bias + build_bias:
+        return rng.choice(build)
+    return rng.choice(moves)
 
 
 def deal_positions(
     deals: Iterable[int], rules: Rules, rng: random.Random, steps: int, every: int
 ) -> list[Position]:
-    """Every ``every``-th position of a random walk from each deal's start."""
+    """Every ``every``-th position of a random walk from each deal's start, and the last."""
     out: list[Position] = []
     for n in deals:
         walk = random_walk(Position.deal(n, rules), rules, rng, steps)
         out += walk[::every]
+        if (len(walk) - 1) % every:
+            out.append(walk[-1])  # where the walk ended, stuck or not
     return out
+
+
+def sequence_position(
+    length: int,
+    empty_cells: int,
+    empty_columns: int,
+    *,
+    to_empty: bool,
+    rules: Rules = FREECELL,
+) -> tuple[Position, Move]:
+    """A run of ``length`` cards in column 1 and the move that carries it all.
+
+    The run alternates colours and starts at a king (``to_empty``: it goes to
+    an empty column) or at a black queen that goes onto the red king alone in
+    column 2.  There are exactly ``empty_cells`` free cells and
+    ``empty_columns`` empty columns besides the destination; every other card
+    is in the other cells and columns, under nothing that matters.
+    """
+    top = 13 if to_empty else 12
+    run = alternating_run(top, length)
+    dst_base = () if to_empty else (make_card(13, 2),)  # the king of hearts
+    used = set(run) | set(dst_base)
+    junk = [c for c in range(52) if c not in used]
+    src = (junk.pop(),) + run
+    first = [src] if to_empty else [src, dst_base]
+    pos = spread(
+        junk,
+        rules,
+        empty_cells=empty_cells,
+        empty_columns=empty_columns + (1 if to_empty else 0),
+        first=first,
+    )
+    dst = rules.columns - 1 if to_empty else 1
+    return pos, Move(Pile(COLUMN, 0), Pile(COLUMN, dst), length)

@@ -1,4 +1,4 @@
-"""Hypothesis properties: random legal play, undo/redo, save/restore, and a loader that only says GameLoadError.
+"""Hypothesis properties: random legal play, undo/redo, save/restore, and a loader that fails cleanly.
 
 Games are played by drawing moves from ``legal_moves`` (with undo, redo and
 finish steps mixed in), under any rules a deal can be played with.
@@ -20,7 +20,7 @@ from freecell.piles import FOUNDATION
 from freecell.position import Position
 from freecell.rules import Build, EmptyColumn, Rules
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -46,7 +46,7 @@ rules_st = st.builds(
     foundation_return=st.booleans(),
 )
 ACTIONS = ["play"] * 6 + ["undo", "redo", "finish"]
-actions_st = st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 2**16)), max_size=60)
+actions_st = st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 2**16)), min_size=20, max_size=80)
 
 
 def _snapshot(game: Game) -> tuple[object, ...]:
@@ -205,7 +205,9 @@ REAL_SAVES = _real_saves()
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5)
+    ),
     max_leaves=20,
 )
 

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from js import document, performance, window
-from pyodide.ffi import create_once_callable, create_proxy
+from pyodide.ffi import create_once_callable, create_proxy, jsnull
 
 from .. import engine
 from ..cards import Card
@@ -103,6 +103,8 @@ class App:
             self.say(self.cat.t("deal.started", n=deal))
         self.relayout(animate=False)
         self.update_status()
+        if self.game.is_stuck():
+            self.show_panel("stuck")
 
     # --- binding -------------------------------------------------------
     def _on(self, target: Any, event: str, handler: Any, **opts: bool) -> None:
@@ -167,8 +169,8 @@ class App:
         if self.press is not None:
             return
         target = e.target
-        card_el = target.closest("[data-card]")
-        pile_el = target.closest("[data-pile]")
+        card_el = _js_or_none(target.closest("[data-card]"))
+        pile_el = _js_or_none(target.closest("[data-pile]"))
         pile: Pile | None = None
         index = -1
         if card_el is not None:
@@ -288,7 +290,7 @@ class App:
 
     # --- buttons -------------------------------------------------------
     def on_click(self, e: Any) -> None:
-        button = e.target.closest("[data-action]")
+        button = _js_or_none(e.target.closest("[data-action]"))
         if button is None or button.disabled:
             return
         action = str(button.getAttribute("data-action"))
@@ -383,7 +385,7 @@ class App:
         self.hide_panels()
         panel = q(f'[data-panel="{name}"]')
         panel.hidden = False
-        first = panel.querySelector("button, input")
+        first = _js_or_none(panel.querySelector("button:not([disabled]), input"))
         if first is not None:
             first.focus()
 
@@ -413,7 +415,8 @@ class App:
             self._stat("deal", "", "")
         else:
             self._stat("deal", g.deal, self.cat.t("status.deal", n=g.deal))
-        q('.actionbar [data-action="undo"]').disabled = not g.can_undo()
+        for undo in qa('[data-action="undo"]'):
+            undo.disabled = not g.can_undo()
         q('.actionbar [data-action="redo"]').disabled = not g.can_redo()
         self.update_time()
 
@@ -491,6 +494,13 @@ class App:
                 row.appendChild(td)
             table.appendChild(row)
         return table
+
+
+def _js_or_none(value: Any) -> Any:
+    """JavaScript's null and undefined as None (Pyodide gives ``jsnull`` for null)."""
+    if value is None or value is jsnull:
+        return None
+    return value
 
 
 def _pile_of(name: object) -> Pile | None:

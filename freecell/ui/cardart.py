@@ -40,22 +40,22 @@ Elem = tuple[str, dict[str, str], str | None]
 CARD_RATIO = 1.4
 """Height / width the art is designed for (a poker card is 88/63 = 1.397)."""
 
-TOP_STRIP = 0.33
+TOP_STRIP = 0.35
 """Height of the top index (rank and suit), as a fraction of the card's WIDTH.
 
-A column must show at least this much of each covered card: at CARD_RATIO it
-is 0.236 of the card's height.
+A column must show at least this much of each covered card (the tail of the
+Q included): at CARD_RATIO it is 0.25 of the card's height.
 """
 
 CORNER = 0.08  # corner radius / width
 
 # The top index: rank on the left, suit on the right, both about the same height.
 _PAD_X = 0.055  # left and right margin / width
-_PAD_TOP = 0.05  # top margin / width
+_PAD_TOP = 0.035  # top margin / width
 _RANK_SIZE = 0.38  # font size / width
 _CAP = 0.72  # cap height / font size of a sans font (Arial, Helvetica, Roboto, SF, DejaVu: 0.70-0.73)
 _TEN_EM = 1.18  # the width "10" is drawn at, in ems (Arial Bold: 1.11, DejaVu Sans Bold: 1.39)
-_SUIT_SIZE = 0.30  # suit box / width (the glyph is a little shorter than the box)
+_SUIT_SIZE = 0.28  # suit box / width: about the cap height of the rank
 
 # The small index at the bottom right, upright.
 _SMALL_RANK = 0.2
@@ -86,12 +86,12 @@ def _circle(cx: float, cy: float, r: float) -> str:
 _SUIT_PATHS: tuple[str, ...] = (
     # clubs
     _circle(0.5, 0.25, 0.235)
-    + _circle(0.255, 0.565, 0.235)
-    + _circle(0.745, 0.565, 0.235)
-    + "M 0.5 0.4 C 0.53 0.7 0.58 0.86 0.72 1 L 0.28 1 C 0.42 0.86 0.47 0.7 0.5 0.4 Z",
+    + _circle(0.26, 0.565, 0.235)
+    + _circle(0.74, 0.565, 0.235)
+    + "M 0.43 0.45 L 0.57 0.45 C 0.56 0.72 0.6 0.87 0.72 1 L 0.28 1 C 0.4 0.87 0.44 0.72 0.43 0.45 Z",
     # diamonds
-    "M 0.5 0 C 0.6 0.17 0.72 0.33 0.86 0.5 C 0.72 0.67 0.6 0.83 0.5 1 "
-    "C 0.4 0.83 0.28 0.67 0.14 0.5 C 0.28 0.33 0.4 0.17 0.5 0 Z",
+    "M 0.5 0 C 0.61 0.17 0.74 0.33 0.89 0.5 C 0.74 0.67 0.61 0.83 0.5 1 "
+    "C 0.39 0.83 0.26 0.67 0.11 0.5 C 0.26 0.33 0.39 0.17 0.5 0 Z",
     # hearts
     "M 0.5 0.96 C 0.36 0.82 0 0.62 0 0.33 C 0 0.14 0.13 0.04 0.27 0.04 "
     "C 0.39 0.04 0.47 0.11 0.5 0.21 C 0.53 0.11 0.61 0.04 0.73 0.04 "

@@ -157,7 +157,7 @@ def convert(deal: int, moves: list[Move], positions: list[Position]) -> list[Mov
             cards = (c,)
         shadow = apply_move(shadow, sm)
         if shadow != printed:
-            raise SolutionError(f"deal {deal}, solver move {n} {sm.text()}: not the position fc-solve printed")
+            raise SolutionError(f"deal {deal}, solver move {n} {sm.text()}: not what fc-solve printed")
         found = game.position.foundations
         left = [c for c in cards if found[c & 3] <= c // 4]  # those not home yet
         if not left:

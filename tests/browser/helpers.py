@@ -1,0 +1,437 @@
+"""What the browser tests share: URLs, the card layout, clicks, drags, taps, boards.
+
+The page's contract (the attributes these helpers read) is described in
+``test_page.py``.  Everything here waits on conditions, never on time: a
+layout is awaited with ``page.wait_for_function``, attributes with
+Playwright's ``expect``.
+
+Cards are clicked where they can be seen: a covered card shows only its top
+strip, so a card is clicked near its top edge (8% of its height), at a point
+where ``document.elementFromPoint`` finds that very card; a pile is clicked
+where its drop area (or a card lying on that pile) is the topmost element.
+Before reading any position, running animations are let finish and the
+element must keep the same box for two frames.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from freecell.cards import card_text
+from freecell.engine import check_move
+from freecell.game import Game
+from freecell.piles import CELL, COLUMN, FOUNDATION, HOME, Move, cell, column, foundation
+from freecell.position import Position
+
+SOLUTIONS = Path(__file__).resolve().parents[1] / "data" / "solutions"
+READY_TIMEOUT = 60_000  # ms: Pyodide boots in about 4 s, far longer on a loaded machine
+STEP_TIMEOUT = 10_000  # ms: one move, one panel, one re-render
+
+Layout = dict[str, tuple[str, int]]
+
+CARDS = "svg#table g#cards g.card"
+DRAGGING = re.compile(r"(^|\s)dragging(\s|$)")
+
+
+# --- data ----------------------------------------------------------------------------
+
+
+def solution_lines(deal: int) -> list[str]:
+    """The known solution of a deal: one move per line, in our notation."""
+    return (SOLUTIONS / f"deal_{deal}.txt").read_text().split()
+
+
+def replay_solution(deal: int) -> Game:
+    game = Game(deal=deal, auto_move=True)
+    for line in solution_lines(deal):
+        game.play(Move.parse(line))
+    return game
+
+
+def expected_layout(pos: Position) -> Layout:
+    """``{"QS": ("3", 4), ...}`` for every one of the 52 cards, as the page must show them."""
+    out: Layout = {}
+    for i, col in enumerate(pos.columns):
+        for k, c in enumerate(col):
+            out[card_text(c)] = (column(i).text(), k)
+    for i, c in enumerate(pos.cells):
+        if c is not None:
+            out[card_text(c)] = (cell(i).text(), 0)
+    for s, n in enumerate(pos.foundations):
+        for r in range(n):
+            out[card_text(r * 4 + s)] = (foundation(s).text(), r)
+    assert len(out) == 52, f"not a full position: {len(out)} cards"
+    return out
+
+
+def board_from_parts(
+    columns: Mapping[int, str],
+    cells: str = "",
+    foundations: tuple[int, int, int, int] = (0, 0, 0, 0),
+) -> Position:
+    """A position from the cards that matter; every other card is buried.
+
+    ``columns`` maps column numbers (1-8) to their exposed part, top card
+    first (``"9H 8S 7H 6S"``); ``cells`` is ``"KC KS - -"``; ``foundations``
+    counts the cards home per suit (clubs, diamonds, hearts, spades).  The
+    cards neither named nor home are dealt round-robin over the columns,
+    *above* (deeper than) the named cards, so they change nothing that can
+    move.  Every column gets at least one named card.
+    """
+    from freecell.cards import parse_card
+
+    named_cols = {i: [parse_card(t) for t in columns.get(i, "").split()] for i in range(1, 9)}
+    assert all(named_cols.values()), "name at least the exposed card of every column"
+    cell_cards = [None if t == "-" else parse_card(t) for t in cells.split()]
+    cell_cards += [None] * (4 - len(cell_cards))
+    home = {r * 4 + s for s in range(4) for r in range(foundations[s])}
+    used = home | {c for cs in named_cols.values() for c in cs} | {c for c in cell_cards if c is not None}
+    rest = [c for c in range(52) if c not in used]
+    buried: dict[int, list[int]] = {i: [] for i in range(1, 9)}
+    for k, c in enumerate(rest):
+        buried[k % 8 + 1].append(c)
+    cols = tuple(tuple(buried[i] + named_cols[i]) for i in range(1, 9))
+    pos = Position(cols, tuple(cell_cards), foundations)
+    return pos.validate()
+
+
+# --- URLs and loading --------------------------------------------------------------
+
+
+def deal_url(site: str, deal: int | str) -> str:
+    return f"{site}?deal={quote(str(deal), safe='')}"
+
+
+def board_url(site: str, board: Position | str) -> str:
+    text = board.to_text() if isinstance(board, Position) else board
+    return f"{site}?board={quote(text, safe='')}"
+
+
+def wait_ready(page: Any, timeout: float = READY_TIMEOUT) -> None:
+    """Wait until ``<html data-state>`` leaves ``loading``; it must be ``ready``."""
+    page.wait_for_function(
+        "() => ['ready', 'failed'].includes(document.documentElement.dataset.state)",
+        timeout=timeout,
+    )
+    state = page.evaluate("() => document.documentElement.dataset.state")
+    assert state == "ready", f"the page failed to start: html[data-state={state}]"
+
+
+def open_page(page: Any, url: str) -> None:
+    page.goto(url)
+    wait_ready(page)
+
+
+# --- reading the table ---------------------------------------------------------------
+
+
+_READ_LAYOUT_JS = """
+() => Array.from(document.querySelectorAll('svg#table g#cards g.card')).map(
+  g => [g.getAttribute('data-card'), g.getAttribute('data-pile'), g.getAttribute('data-index')])
+"""
+
+_LAYOUT_MATCHES_JS = """
+(expected) => {
+  const els = document.querySelectorAll('svg#table g#cards g.card');
+  if (els.length !== 52) return false;
+  for (const g of els) {
+    const want = expected[g.getAttribute('data-card')];
+    if (!want) return false;
+    if (g.getAttribute('data-pile') !== want[0]) return false;
+    if (g.getAttribute('data-index') !== String(want[1])) return false;
+  }
+  return true;
+}
+"""
+
+
+def read_layout(page: Any) -> Layout:
+    rows = page.evaluate(_READ_LAYOUT_JS)
+    out: Layout = {}
+    for card, pile, index in rows:
+        assert card not in out, f"two elements for the card {card}"
+        out[card] = (pile, int(index) if index is not None and index.isdigit() else -1)
+    return out
+
+
+def layout_diff(want: Layout, got: Layout) -> str:
+    lines = []
+    for card in sorted(set(want) | set(got)):
+        if want.get(card) != got.get(card):
+            lines.append(f"  {card}: want {want.get(card)}, page has {got.get(card)}")
+    if len(got) != 52:
+        lines.append(f"  the page has {len(got)} card elements, not 52")
+    return "\n".join(lines[:30]) or "  (none)"
+
+
+def expect_layout(page: Any, want: Position | Layout, timeout: float = STEP_TIMEOUT) -> None:
+    """Wait until every card element has the pile and index of ``want``; fail with a diff."""
+    layout = expected_layout(want) if isinstance(want, Position) else want
+    arg = {card: [pile, index] for card, (pile, index) in layout.items()}
+    try:
+        page.wait_for_function(_LAYOUT_MATCHES_JS, arg=arg, timeout=timeout)
+    except Exception as e:
+        if type(e).__name__ != "TimeoutError":
+            raise
+        raise AssertionError(
+            "the cards are not where they should be:\n" + layout_diff(layout, read_layout(page))
+        ) from None
+
+
+def status_locator(page: Any, name: str) -> Any:
+    return page.locator(f"[data-status={name}]")
+
+
+def status_value(page: Any, name: str) -> str:
+    value = status_locator(page, name).get_attribute("data-value")
+    return "" if value is None else value
+
+
+def expect_status(page: Any, name: str, value: int | str, timeout: float = STEP_TIMEOUT) -> None:
+    from playwright.sync_api import expect
+
+    expect(status_locator(page, name)).to_have_attribute("data-value", str(value), timeout=timeout)
+
+
+def expect_counters(page: Any, game: Game) -> None:
+    """moves, cards home and capacity as the game has them."""
+    expect_status(page, "moves", game.moves)
+    expect_status(page, "home", game.cards_home())
+    expect_status(page, "capacity", game.capacity())
+
+
+def expect_game(page: Any, game: Game) -> None:
+    expect_layout(page, game.position)
+    expect_counters(page, game)
+
+
+def card_locator(page: Any, card: str) -> Any:
+    return page.locator(f'{CARDS}[data-card="{card}"]')
+
+
+def pile_locator(page: Any, pile: str) -> Any:
+    return page.locator(f'svg#table g#piles rect.pile[data-pile="{pile}"]')
+
+
+def selected_cards(page: Any) -> list[str]:
+    return page.evaluate(
+        "() => Array.from(document.querySelectorAll('svg#table g#cards g.card.selected'))"
+        ".map(g => g.getAttribute('data-card')).sort()"
+    )
+
+
+# --- where to click --------------------------------------------------------------------
+
+# Both functions: let animations end, make sure the box is still for two frames,
+# scroll it into view if needed, then look for a point where the element itself
+# is on top.
+_SETTLE_JS = """
+async (el) => {
+  const running = () => document.getAnimations().filter(a => {
+    const t = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
+    return a.playState === 'running' && !(t && t.iterations === Infinity);
+  });
+  for (let i = 0; i < 10 && running().length; i++) {
+    await Promise.race([Promise.all(running().map(a => a.finished.catch(() => null))),
+                        new Promise(r => setTimeout(r, 1000))]);
+  }
+  const frame = () => new Promise(r => requestAnimationFrame(() => r()));
+  let last = null;
+  for (let i = 0; i < 120; i++) {
+    const r = el.getBoundingClientRect();
+    const key = [r.left, r.top, r.width, r.height].join();
+    if (key === last) break;
+    last = key;
+    await frame();
+  }
+  const r = el.getBoundingClientRect();
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) {
+    el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+    await frame();
+  }
+}
+"""
+
+_CARD_POINT_JS = """
+([el, frac]) => {
+  const r = el.getBoundingClientRect();
+  const xs = [0.5, 0.35, 0.65, 0.2, 0.8];
+  const ys = [frac, frac * 0.6, frac * 1.4, frac * 0.3];
+  for (const fy of ys) for (const fx of xs) {
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && (hit === el || el.contains(hit))) return {x, y};
+  }
+  const x = r.left + r.width / 2, y = r.top + r.height * frac;
+  const hit = document.elementFromPoint(x, y);
+  return {x, y, covered: hit ? hit.outerHTML.slice(0, 120) : 'nothing (outside the viewport)'};
+}
+"""
+
+_PILE_POINT_JS = """
+([el, pile]) => {
+  const r = el.getBoundingClientRect();
+  const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
+  const left = Math.max(r.left, 0), right = Math.min(r.right, innerWidth);
+  const xs = [0.5, 0.3, 0.7];
+  const ys = [0.9, 0.75, 0.6, 0.5, 0.4, 0.25, 0.1, 0.97, 0.03];
+  const onPile = (hit) => {
+    if (!hit) return false;
+    if (hit === el) return true;
+    const g = hit.closest('g.card');
+    return !!g && g.getAttribute('data-pile') === pile;
+  };
+  // the drop area itself first, a card lying on the pile next
+  for (const strict of [true, false]) for (const fy of ys) for (const fx of xs) {
+    const x = left + (right - left) * fx, y = top + (bottom - top) * fy;
+    const hit = document.elementFromPoint(x, y);
+    if (strict ? hit === el : onPile(hit)) return {x, y};
+  }
+  const x = (left + right) / 2, y = (top + bottom) / 2;
+  const hit = document.elementFromPoint(x, y);
+  return {x, y, covered: hit ? hit.outerHTML.slice(0, 120) : 'nothing (outside the viewport)'};
+}
+"""
+
+
+def _point(page: Any, locator: Any, js: str, extra: object, what: str) -> tuple[float, float]:
+    locator.wait_for(state="attached", timeout=STEP_TIMEOUT)
+    handle = locator.element_handle(timeout=STEP_TIMEOUT)
+    try:
+        handle.evaluate(_SETTLE_JS)
+        p = page.evaluate(js, [handle, extra])
+    finally:
+        handle.dispose()
+    assert "covered" not in p, f"{what} cannot be reached: the top element there is {p['covered']}"
+    return float(p["x"]), float(p["y"])
+
+
+def card_point(page: Any, card: str, frac: float = 0.08) -> tuple[float, float]:
+    """A visible point of a card near its top edge (the strip a covered card shows)."""
+    return _point(page, card_locator(page, card), _CARD_POINT_JS, frac, f"the card {card}")
+
+
+def pile_point(page: Any, pile: str) -> tuple[float, float]:
+    """A point over a pile's drop area: on the area itself, else on a card of that pile."""
+    return _point(page, pile_locator(page, pile), _PILE_POINT_JS, pile, f"the pile {pile}")
+
+
+def click_card(page: Any, card: str) -> None:
+    page.mouse.click(*card_point(page, card))
+
+
+def click_pile(page: Any, pile: str) -> None:
+    page.mouse.click(*pile_point(page, pile))
+
+
+def tap_card(page: Any, card: str) -> None:
+    page.touchscreen.tap(*card_point(page, card))
+
+
+def tap_pile(page: Any, pile: str) -> None:
+    page.touchscreen.tap(*pile_point(page, pile))
+
+
+def drag_card_to_pile(page: Any, card: str, pile: str, check_dragging: bool = True) -> None:
+    """Mouse: press on the card, move well past 8 px, release over the pile's area."""
+    from playwright.sync_api import expect
+
+    x0, y0 = card_point(page, card)
+    x1, y1 = pile_point(page, pile)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    # first a short move beyond the 8 px threshold, then the way to the pile
+    page.mouse.move(x0 + 12, y0 + 12, steps=3)
+    if check_dragging:
+        expect(card_locator(page, card)).to_have_class(DRAGGING, timeout=STEP_TIMEOUT)
+    page.mouse.move(x1, y1, steps=12)
+    page.mouse.up()
+
+
+# --- moves -------------------------------------------------------------------------------
+
+
+def source_card(pos: Position, move: Move) -> str:
+    """The card to press for ``move``: for k cards, the k-th from the bottom of the column."""
+    if move.src.kind == COLUMN:
+        col = pos.columns[move.src.index]
+        assert 1 <= move.count <= len(col), f"{move.text()}: column too short"
+        return card_text(col[-move.count])
+    assert move.src.kind == CELL, f"{move.text()}: moves from a foundation are not played here"
+    c = pos.cells[move.src.index]
+    assert c is not None, f"{move.text()}: the free cell is empty"
+    return card_text(c)
+
+
+def destination_pile(pos: Position, move: Move) -> str:
+    """The page's name of the destination: ``1``-``8``, ``a``-``d``, ``h1``-``h4``."""
+    if move.dst.kind == FOUNDATION:
+        c = pos.columns[move.src.index][-1] if move.src.kind == COLUMN else pos.cells[move.src.index]
+        assert c is not None
+        return foundation(c & 3).text()
+    return move.dst.text()
+
+
+def goes_home_on_tap(pos: Position, move: Move, game: Game) -> bool:
+    """Whether a tap on the source card of ``move`` sends that card home at once."""
+    if move.count != 1 or move.src.kind not in (COLUMN, CELL):
+        return False
+    return check_move(pos, Move(move.src, HOME), game.rules) is None
+
+
+def play_move_on_page(page: Any, game: Game, move: Move, how: str = "tap") -> str:
+    """Play ``move`` on the page the way a player would; ``game`` is then played too.
+
+    ``how="tap"``: tap-tap (mouse clicks).  A move home is a single click on the
+    card (tap-to-foundation).  A move elsewhere of a card that a click would
+    send home is dragged instead, as a click cannot do it.  Returns how it was
+    played.  Checks that the moves counter went up by one and that every card
+    is where the game puts it.
+    """
+    pos = game.position
+    card = source_card(pos, move)
+    before = game.moves
+    if move.dst.kind == FOUNDATION and goes_home_on_tap(pos, move, game):
+        click_card(page, card)
+        played = "tap-home"
+    elif how == "drag" or goes_home_on_tap(pos, move, game):
+        drag_card_to_pile(page, card, destination_pile(pos, move), check_dragging=False)
+        played = "drag"
+    else:
+        click_card(page, card)
+        click_pile(page, destination_pile(pos, move))
+        played = "tap-tap"
+    game.play(move)
+    assert game.moves == before + 1
+    try:
+        expect_status(page, "moves", game.moves)
+    except AssertionError as e:
+        message = page.locator("[data-role=message]")
+        raise AssertionError(
+            f"move {move.text()} ({played}) was not counted; message: {message.inner_text()!r} "
+            f"reason: {message.get_attribute('data-reason')!r}"
+        ) from e
+    expect_layout(page, game.position)
+    return played
+
+
+# --- page visibility -------------------------------------------------------------------
+
+
+_VISIBILITY_JS = """
+(state) => {
+  Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => state});
+  Object.defineProperty(document, 'hidden', {configurable: true, get: () => state === 'hidden'});
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+"""
+
+
+def set_visibility(page: Any, state: str) -> None:
+    """Headless Chromium never hides a page: pretend it, as a tab switch would."""
+    assert state in ("hidden", "visible")
+    page.evaluate(_VISIBILITY_JS, state)
