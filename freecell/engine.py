@@ -20,6 +20,8 @@ when suits follow, any suit otherwise); if all of those are already home,
 nothing can ever be put on it, so sending it home loses nothing (any solution
 of the position before stays a solution without the moves of that card).  Aces
 and twos are always safe: an ace never needs a base, it can always go home.
+When cards may come back from the foundations, a card home can come back and
+want a base, so only aces and twos go up by themselves.
 """
 
 from __future__ import annotations
@@ -285,7 +287,11 @@ def is_stuck(pos: Position, rules: Rules) -> bool:
 def is_safe_home(pos: Position, card: Card, rules: Rules) -> bool:
     """Whether ``card`` (next for its foundation) can go home without loss."""
     r = card // 4 + 1
-    if r <= 2 or rules.build is Build.SUIT:
+    if r <= 2:
+        return True
+    if rules.foundation_return:
+        return False  # any card home could come back and want it as a base
+    if rules.build is Build.SUIT:
         return True
     s = card & 3
     f = pos.foundations

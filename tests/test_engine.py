@@ -304,9 +304,10 @@ def test_apply_move_keeps_52_cards(rules: Rules) -> None:
 
 
 def test_apply_move_examples() -> None:
-    after = apply_move(RUN, mv("12x6"))  # not checked: apply_move trusts its caller
-    assert after.columns[0] == ()
-    assert after.columns[1] == cards("TD 9C 8D 7S 6H 5C 4H")
+    after = apply_move(RUN, mv("15x4"))
+    assert after.columns[0] == cards("9C 8D")
+    assert after.columns[4] == cards("8H 7S 6H 5C 4H")
+    assert after.cells == RUN.cells and after.foundations == RUN.foundations
     home = apply_move(HOME, mv("2h1"))
     assert home.foundations == (2, 11, 2, 0)
     back = apply_move(HOME, mv("h1a"))

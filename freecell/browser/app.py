@@ -148,12 +148,17 @@ class App:
 
     def relayout(self, animate: bool = False) -> None:
         self._layout_pending = False
+        self.draw(animate=animate)
+
+    def draw(self, frames: list[Position] | None = None, animate: bool = True) -> None:
+        """Fit the layout to the table's box and the longest column, then show the game."""
         box = self.area.getBoundingClientRect()
-        layout = compute_layout(float(box.width), float(box.height),
-                                self.game.rules.free_cells, self.game.rules.columns)
+        pos = self.game.position
+        layout = compute_layout(float(box.width), float(box.height), self.game.rules.free_cells,
+                                self.game.rules.columns, max(len(c) for c in pos.columns))
         if self.view.layout != layout:
             self.view.set_layout(layout)
-        self.view.show(self.game.position, animate=animate)
+        self.view.show(pos, frames=frames, animate=animate)
         self.view.set_selected(self.selected_cards())
 
     # --- pointer -------------------------------------------------------
@@ -247,17 +252,17 @@ class App:
         self.press = None
         if p.dragging:
             self.view.drag_end(p.cards)
-            self.view.show(self.game.position)
+            self.draw()
 
     # --- outcomes ------------------------------------------------------
     def handle(self, out: Outcome) -> None:
         if out.kind == "moved" and out.turn is not None:
             self.after_turn(out.turn, out.steps)
         elif out.kind == "refused" and out.refusal is not None:
-            self.view.show(self.game.position)
+            self.draw()
             self.refuse(out.refusal)
         elif out.kind in ("selected", "deselected"):
-            self.view.show(self.game.position)
+            self.draw()
         self.view.set_selected(self.selected_cards())
 
     def after_turn(self, turn: Turn, steps: tuple[Move, ...] = ()) -> None:
@@ -269,7 +274,7 @@ class App:
         for m in turn.auto:
             pos = engine.apply_move(pos, m)
             frames.append(pos)
-        self.view.show(self.game.position, frames=frames)
+        self.draw(frames=frames)
         self.clear_message()
         self.update_status()
         if self.game.is_won():
@@ -305,7 +310,7 @@ class App:
         if turn is None:
             self.say(self.cat.t("msg.nothing_to_undo"))
         else:
-            self.view.show(self.game.position)
+            self.draw()
             self.say(self.cat.t("msg.undone"))
         self.view.set_selected(set())
         self.update_status()
@@ -327,7 +332,7 @@ class App:
         self.state.clear()
         self.game.restart()
         self.hide_panels()
-        self.view.show(self.game.position)
+        self.draw()
         self.view.set_selected(set())
         self.update_status()
 

@@ -134,16 +134,17 @@ def rank_text(card: int) -> str:
     return "10" if r == 10 else RANK_LETTERS[r - 1]
 
 
-def colour_class(card_or_suit: int, *, four_colour: bool = False, is_suit: bool = False) -> str:
-    """``suit-red`` / ``suit-black``, plus ``suit-c``... with four colours."""
-    s = card_or_suit if is_suit else card_or_suit % 4
+def colour_class(card: int, *, four_colour: bool = False) -> str:
+    """The colour classes of ``card``: ``suit-red`` or ``suit-black``, plus ``suit-c``/``-d``/``-h``/``-s``
+    with four colours (the page's ``<g class="card ...">`` can use the same string)."""
+    s = card % 4
     base = "suit-red" if s in (1, 2) else "suit-black"
     return f"{base} {_FOUR_COLOUR[s]}" if four_colour else base
 
 
-def _rank_attrs(rank: str, x: float, y: float, size: float, anchor: str, colour: str) -> dict[str, str]:
+def _rank_attrs(rank: str, x: float, y: float, size: float, anchor: str, cls: str) -> dict[str, str]:
     attrs = {
-        "class": f"card-rank {colour}",
+        "class": cls,
         "x": _num(x),
         "y": _num(y),
         "font-size": _num(size),
@@ -183,12 +184,12 @@ def card_face(card: int, width: float, height: float, *, four_colour: bool = Fal
         )
     ]
 
-    # Top strip: the rank on the left, the suit on the right, tops aligned.
+    # Top strip: the rank on the left, the suit on the right, centred on the rank's capitals.
     pad_x, pad_top = w * _PAD_X, w * _PAD_TOP
     size = w * _RANK_SIZE
     cap = size * _CAP
     suit_size = w * _SUIT_SIZE
-    out.append(("text", _rank_attrs(rank, pad_x, pad_top + cap, size, "start", colour), rank))
+    out.append(("text", _rank_attrs(rank, pad_x, pad_top + cap, size, "start", f"card-rank {colour}"), rank))
     out.append(
         (
             "path",
@@ -206,19 +207,18 @@ def card_face(card: int, width: float, height: float, *, four_colour: bool = Fal
     small_suit = w * _SMALL_SUIT
     base = h - w * _PAD_BOTTOM
     suit_x = w - pad_x - small_suit
+    small_attrs = _rank_attrs(rank, suit_x - w * 0.02, base, small, "end", f"card-rank card-corner {colour}")
     corner: list[Elem] = [
-        ("text", _rank_attrs(rank, suit_x - w * 0.02, base, small, "end", colour), rank),
+        ("text", small_attrs, rank),
         (
             "path",
             {
-                "class": f"card-suit {colour}",
+                "class": f"card-suit card-corner {colour}",
                 "d": suit_path(s, suit_x, base - small_cap / 2 - small_suit / 2, small_suit),
             },
             None,
         ),
     ]
-    corner[0][1]["class"] = f"card-rank card-corner {colour}"
-    corner[1][1]["class"] = f"card-suit card-corner {colour}"
 
     # The middle suit, centred between the two indices.
     top = w * TOP_STRIP

@@ -4,10 +4,11 @@ The table is measured in CSS pixels (the SVG's viewBox is the size of its
 box, so one unit is one pixel).  The top row holds the free cells on the left
 and the foundations on the right, aligned with the columns below.  Cards keep
 a fixed shape (:data:`CARD_RATIO`); their width is the largest that fits both
-the width (eight columns) and the height (the top row plus a column of
-:data:`PLANNED_FAN` cards).  Long columns compress their fan so that every
-card stays on the table, but never below :data:`MIN_STRIP` of a card's height,
-the strip that shows its rank and suit.
+the width (eight columns) and the height: the top row plus the longest column
+(at least :data:`PLANNED_FAN` cards) fanned at :data:`MIN_STRIP`, the strip of
+a card that shows its rank and suit.  Columns fan wider (up to :data:`FAN`)
+when there is room; a column longer than planned makes the cards smaller
+rather than hiding any rank.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from ..piles import CELL, COLUMN, FOUNDATION, Pile
 from ..position import Position
 
 CARD_RATIO = 1.4  # height / width
-FAN = 0.26  # distance between overlapping cards, as a fraction of card height
-MIN_STRIP = 0.15  # the fan never gets tighter than this: rank and suit stay visible
-PLANNED_FAN = 9  # cards a column should show at full fan before it compresses
+FAN = 0.28  # distance between overlapping cards, as a fraction of card height
+MIN_STRIP = 0.25  # the fan never gets tighter than this: rank and suit stay visible
+PLANNED_FAN = 10  # columns up to this length never change the card size
 MAX_CARD_WIDTH = 120.0
 
 
@@ -116,15 +117,18 @@ class Layout:
         return None
 
 
-def compute_layout(width: float, height: float, free_cells: int = 4, columns: int = 8) -> Layout:
-    """The layout of a table ``width`` x ``height`` pixels."""
+def compute_layout(
+    width: float, height: float, free_cells: int = 4, columns: int = 8, longest: int = 0
+) -> Layout:
+    """The layout of a table ``width`` x ``height`` pixels whose longest column has ``longest`` cards."""
     width = max(width, 160.0)
     height = max(height, 160.0)
     slots = max(columns, free_cells + 4)
     gap_frac = 0.12  # gap between columns, as a fraction of card width
     by_width = width / (slots + (slots + 1) * gap_frac)
-    # height: margin + top row + gap + a column of PLANNED_FAN cards + margin
-    by_height = height / (CARD_RATIO * (2 + FAN * (PLANNED_FAN - 1)) + 3 * gap_frac)
+    # height: margin + top row + gap + the longest column at the tightest fan + margin
+    planned = max(PLANNED_FAN, longest)
+    by_height = height / (CARD_RATIO * (2 + MIN_STRIP * (planned - 1)) + 3.6 * gap_frac)
     card_w = min(by_width, by_height, MAX_CARD_WIDTH)
     card_h = card_w * CARD_RATIO
     gap = card_w * gap_frac

@@ -112,13 +112,22 @@ def board_url(site: str, board: Position | str) -> str:
 
 
 def wait_ready(page: Any, timeout: float = READY_TIMEOUT) -> None:
-    """Wait until ``<html data-state>`` leaves ``loading``; it must be ``ready``."""
-    page.wait_for_function(
-        "() => ['ready', 'failed'].includes(document.documentElement.dataset.state)",
-        timeout=timeout,
-    )
+    """Wait for ``html[data-state=ready]``; stop early on ``failed`` or a PyScript error box."""
+    try:
+        page.wait_for_function(
+            """() => ['ready', 'failed'].includes(document.documentElement.dataset.state)
+                     || document.querySelector('.py-error') !== null""",
+            timeout=timeout,
+        )
+    except Exception as e:
+        if type(e).__name__ != "TimeoutError":
+            raise
     state = page.evaluate("() => document.documentElement.dataset.state")
-    assert state == "ready", f"the page failed to start: html[data-state={state}]"
+    errors = page.locator(".py-error").all_inner_texts()
+    assert state == "ready" and not errors, (
+        f"html[data-state=ready] never appeared within {timeout / 1000:.0f} s: "
+        f"data-state={state!r}" + ("; PyScript error: " + " | ".join(errors) if errors else "")
+    )
 
 
 def open_page(page: Any, url: str) -> None:
@@ -230,7 +239,7 @@ def selected_cards(page: Any) -> list[str]:
 # scroll it into view if needed, then look for a point where the element itself
 # is on top.
 _SETTLE_JS = """
-async (el) => {
+async ([el, kind]) => {
   const running = () => document.getAnimations().filter(a => {
     const t = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
     return a.playState === 'running' && !(t && t.iterations === Infinity);
@@ -248,9 +257,15 @@ async (el) => {
     last = key;
     await frame();
   }
+  // Scroll only when needed: a card whose top strip is not in view, a pile
+  // area of which nothing is in view (a column's area may be taller than the
+  // viewport; its visible part is enough).
   const r = el.getBoundingClientRect();
-  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) {
-    el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+  const out = kind === 'card'
+    ? (r.top < 0 || r.top + r.height * 0.2 > innerHeight || r.left < 0 || r.right > innerWidth)
+    : (r.bottom <= 0 || r.top >= innerHeight || r.right <= 0 || r.left >= innerWidth);
+  if (out) {
+    el.scrollIntoView({block: kind === 'card' ? 'center' : 'nearest', inline: 'nearest'});
     await frame();
   }
 }
@@ -298,11 +313,11 @@ _PILE_POINT_JS = """
 """
 
 
-def _point(page: Any, locator: Any, js: str, extra: object, what: str) -> tuple[float, float]:
+def _point(page: Any, locator: Any, kind: str, js: str, extra: object, what: str) -> tuple[float, float]:
     locator.wait_for(state="attached", timeout=STEP_TIMEOUT)
     handle = locator.element_handle(timeout=STEP_TIMEOUT)
     try:
-        handle.evaluate(_SETTLE_JS)
+        page.evaluate(_SETTLE_JS, [handle, kind])
         p = page.evaluate(js, [handle, extra])
     finally:
         handle.dispose()
@@ -312,12 +327,12 @@ def _point(page: Any, locator: Any, js: str, extra: object, what: str) -> tuple[
 
 def card_point(page: Any, card: str, frac: float = 0.08) -> tuple[float, float]:
     """A visible point of a card near its top edge (the strip a covered card shows)."""
-    return _point(page, card_locator(page, card), _CARD_POINT_JS, frac, f"the card {card}")
+    return _point(page, card_locator(page, card), "card", _CARD_POINT_JS, frac, f"the card {card}")
 
 
 def pile_point(page: Any, pile: str) -> tuple[float, float]:
     """A point over a pile's drop area: on the area itself, else on a card of that pile."""
-    return _point(page, pile_locator(page, pile), _PILE_POINT_JS, pile, f"the pile {pile}")
+    return _point(page, pile_locator(page, pile), "pile", _PILE_POINT_JS, pile, f"the pile {pile}")
 
 
 def click_card(page: Any, card: str) -> None:
@@ -340,8 +355,12 @@ def drag_card_to_pile(page: Any, card: str, pile: str, check_dragging: bool = Tr
     """Mouse: press on the card, move well past 8 px, release over the pile's area."""
     from playwright.sync_api import expect
 
+    # the pile first: finding the card's point may scroll, finding the pile's
+    # point may too, so check that the pile's point still holds afterwards
+    pile_point(page, pile)
     x0, y0 = card_point(page, card)
     x1, y1 = pile_point(page, pile)
+    assert (x0, y0) == card_point(page, card), "the page scrolled between finding the two points"
     page.mouse.move(x0, y0)
     page.mouse.down()
     # first a short move beyond the 8 px threshold, then the way to the pile
