@@ -429,6 +429,7 @@ def test_timer_counts_and_pauses_while_hidden(page: Any, site: str) -> None:
     shown = int(status_value(page, "time"))
     set_visibility(page, "hidden")
     page.clock.run_for(60_000)
+    assert int(status_value(page, "time")) <= shown + 1, "the time ran on while the page was hidden"
     set_visibility(page, "visible")
     page.clock.run_for(3_000)
     expect(time).to_have_attribute("data-value", re.compile(rf"^({shown + 3}|{shown + 4}|{shown + 5})$"))
@@ -464,6 +465,7 @@ def test_resize_keeps_the_game(page: Any, site: str) -> None:
 @pytest.mark.parametrize("deal", SOLVED_DEALS)
 def test_known_solution_plays_to_the_win_panel(page: Any, site: str, deal: int) -> None:
     lines = solution_lines(deal)
+    page.clock.install()  # to check that the time stops on the win (it flows as usual till then)
     open_page(page, deal_url(site, deal))
     game = Game(deal=deal)
     expect_layout(page, game.position)
@@ -482,6 +484,12 @@ def test_known_solution_plays_to_the_win_panel(page: Any, site: str, deal: int) 
     expect(win.locator("[data-win=deal]")).to_have_text(re.compile(rf"\b{deal}\b"))
     expect(win.locator("[data-win=home]")).to_have_text(re.compile(r"\b52\b"))
     expect(win.locator("[data-win=time]")).not_to_have_text(re.compile(r"^\s*$"))
+    # the clock stopped with the last card
+    time = status_locator(page, "time")
+    expect(time).to_have_attribute("data-value", re.compile(r"^\d+$"))
+    final = status_value(page, "time")
+    page.clock.run_for(30_000)
+    expect(time).to_have_attribute("data-value", final)
     for action in ("new", "replay", "look", "copy-deal"):
         expect(win.locator(f"[data-action={action}]")).to_be_visible()
     win.locator("[data-action=replay]").click()
@@ -490,6 +498,7 @@ def test_known_solution_plays_to_the_win_panel(page: Any, site: str, deal: int) 
     expect_status(page, "moves", 0)
     expect_status(page, "deal", deal)
     expect_status(page, "home", 0)
+    expect_status(page, "time", 0)
 
 
 # --- stuck --------------------------------------------------------------------------------

@@ -1,0 +1,441 @@
+"""The solver: complete over single-card moves, resumable in slices, honest.
+
+:class:`Solver` searches from a position under its rules and ends with one of
+three verdicts: ``solved`` (with the moves, each a legal move of the engine in
+the player's coordinates, ending with all 52 cards home), ``unsolvable`` (only
+when the whole reachable space is exhausted) or ``unknown`` (the budget or the
+memory cap ran out).  :meth:`Solver.run` does a bounded amount of work and
+returns; the next call goes on where it stopped.
+
+Search: best-first on ``g + W * h`` (moves so far, plus a weighted estimate
+of the work left), over canonical states (columns and free cells taken as
+sets, so relabellings are not searched twice).  Every single-card move is
+generated, so the search is complete; multi-card moves within the capacity
+are generated too (they are single-card moves chained through free cells and
+empty columns, and make solutions shorter).  The only pruning, each safe:
+
+1. Safe auto-moves (see :mod:`freecell.engine`): when a card that nothing on
+   the table can still need can go home, that is the only move tried.  Any
+   solution of the position before stays a solution after it.
+2. No cell-to-cell move, no move of a whole column into an empty column, and
+   of several empty free cells or empty columns only the first is a target:
+   each of these leads to the same canonical state as a move that is tried.
+
+Solutions are then shortened: a stretch of moves that leads back to a state
+already on the path is cut out, and a stretch that one legal move can replace
+is replaced.  The result is replayed by the engine before it is returned.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .engine import apply_move, check_move, legal_moves
+from .piles import CELL, COLUMN, FOUNDATION, HOME, Move, Pile, cell, column
+from .position import Position
+from .rules import FREECELL, Build, EmptyColumn, Rules
+
+SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
+WEIGHT = 3  # weight of the estimate against the moves made
+MAX_STATES = 1_500_000  # memory cap: about 200 MB of search tables in CPython
+
+# A move inside the search: (src kind, src index, dst kind, dst index, count)
+RawMove = tuple[int, int, int, int, int]
+Cols = tuple[tuple[int, ...], ...]
+Cells = tuple[int, ...]  # -1 for an empty free cell
+Found = tuple[int, int, int, int]
+
+
+@dataclass
+class Result:
+    verdict: str
+    moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    states: int = 0
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "verdict": self.verdict,
+            "moves": [m.to_json() for m in self.moves],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+def _red(card: int) -> bool:
+    s = card & 3
+    return s == 1 or s == 2
+
+
+class _Node:
+    __slots__ = ("cells", "cols", "found", "g", "moves", "parent")
+
+    def __init__(self, cols: Cols, cells: Cells, found: Found, parent: _Node | None,
+                 moves: tuple[RawMove, ...], g: int) -> None:
+        self.cols = cols
+        self.cells = cells
+        self.found = found
+        self.parent = parent
+        self.moves = moves
+        self.g = g
+
+
+class Solver:
+    """A resumable search from ``position`` under ``rules``."""
+
+    def __init__(self, position: Position, rules: Rules = FREECELL,
+                 max_states: int = MAX_STATES, weight: float = WEIGHT) -> None:
+        position.validate(rules)
+        self.position = position
+        self.rules = rules
+        self.max_states = max_states
+        self.weight = weight
+        self.nodes = 0
+        self.seconds = 0.0
+        self.result: Result | None = None
+        self._counter = 0
+        self._seen: set[tuple[object, ...]] = set()
+        self._heap: list[tuple[float, int, _Node]] = []
+        self._best: tuple[float, _Node] | None = None
+        self._alt = rules.build is Build.ALTERNATE
+        self._suit = rules.build is Build.SUIT
+        self._any_empty = rules.empty_column is EmptyColumn.ANY
+        self._runs: dict[tuple[int, ...], int] = {}
+        self._fits: list[tuple[int, ...]] = [
+            tuple(c for c in range(52) if self._builds(c, base)) for base in range(52)
+        ]
+        cells = tuple(-1 if c is None else c for c in position.cells)
+        root = _Node(position.columns, cells, position.foundations, None, (), 0)
+        root = self._auto(root)
+        self._root = root
+        self._push(root)
+
+    # --- rules, fast ----------------------------------------------------
+    def _builds(self, card: int, base: int) -> bool:
+        if (base >> 2) != (card >> 2) + 1:
+            return False
+        if self._alt:
+            return _red(card) != _red(base)
+        if self._suit:
+            return (card & 3) == (base & 3)
+        return True
+
+    def _run(self, col: tuple[int, ...]) -> int:
+        n = len(col)
+        k = 1
+        while k < n and self._builds(col[n - k], col[n - k - 1]):
+            k += 1
+        return k if n else 0
+
+    def _safe(self, card: int, found: Found) -> bool:
+        r = (card >> 2) + 1
+        if r <= 2:
+            return True
+        if self.rules.foundation_return:
+            return False
+        if self._suit:
+            return True
+        s = card & 3
+        if self._alt:
+            red = s == 1 or s == 2
+            return all(found[t] >= r - 1 for t in range(4) if (t == 1 or t == 2) != red)
+        return all(found[t] >= r - 1 for t in range(4) if t != s)
+
+    # --- states -------------------------------------------------------------
+    @staticmethod
+    def _key(n: _Node) -> tuple[object, ...]:
+        return (tuple(sorted(n.cols)), tuple(sorted(n.cells)), n.found)
+
+    def _auto(self, n: _Node) -> _Node:
+        """Play every safe auto-move (each an explicit move of the solution)."""
+        cols, cells, found = n.cols, n.cells, n.found
+        moves: list[RawMove] = []
+        changed = True
+        while changed:
+            changed = False
+            for i, c in enumerate(cells):
+                if c >= 0 and found[c & 3] == c >> 2 and self._safe(c, found):
+                    cells = cells[:i] + (-1,) + cells[i + 1:]
+                    found = _inc(found, c & 3)
+                    moves.append((CELL, i, FOUNDATION, -1, 1))
+                    changed = True
+            for i, col in enumerate(cols):
+                if col:
+                    c = col[-1]
+                    if found[c & 3] == c >> 2 and self._safe(c, found):
+                        cols = cols[:i] + (col[:-1],) + cols[i + 1:]
+                        found = _inc(found, c & 3)
+                        moves.append((COLUMN, i, FOUNDATION, -1, 1))
+                        changed = True
+        if not moves:
+            return n
+        return _Node(cols, cells, found, n.parent, n.moves + tuple(moves), n.g + len(moves))
+
+    def _estimate(self, n: _Node) -> float:
+        """Work left: cards not home, cards lying on lower cards, cells in use."""
+        found = n.found
+        h = 2 * (52 - sum(found))
+        for col in n.cols:
+            lowest = 99
+            for c in col:
+                r = c >> 2
+                if r > lowest:
+                    h += 1  # this card lies on a lower one: it must move first
+                elif r < lowest:
+                    lowest = r
+        for c in n.cells:
+            if c >= 0:
+                h += 1
+        return h
+
+    def _push(self, n: _Node) -> None:
+        key = self._key(n)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        h = self._estimate(n)
+        f = n.g + self.weight * h
+        self._counter += 1
+        heapq.heappush(self._heap, (f, self._counter, n))
+        if n.parent is not None and (self._best is None or h < self._best[0]):
+            self._best = (h, n)
+
+    def _children(self, n: _Node) -> Iterator[_Node]:
+        cols, cells, found = n.cols, n.cells, n.found
+        g = n.g + 1
+        empty_cell = cells.index(-1) if -1 in cells else -1
+        free = cells.count(-1)
+        empties = [i for i, c in enumerate(cols) if not c]
+        first_empty = empties[0] if empties else -1
+        ne = len(empties) if self._any_empty else 0
+        cap = (free + 1) << ne
+        cap_empty = (free + 1) << max(ne - 1, 0)
+        king_only = not self._any_empty
+        # to the foundations
+        for i, c in enumerate(cells):
+            if c >= 0 and found[c & 3] == c >> 2:
+                yield _Node(cols, cells[:i] + (-1,) + cells[i + 1:], _inc(found, c & 3), n,
+                            ((CELL, i, FOUNDATION, -1, 1),), g)
+        for i, col in enumerate(cols):
+            if col:
+                c = col[-1]
+                if found[c & 3] == c >> 2:
+                    yield _Node(cols[:i] + (col[:-1],) + cols[i + 1:], cells, _inc(found, c & 3), n,
+                                ((COLUMN, i, FOUNDATION, -1, 1),), g)
+        # column to column: for each target, the (at most two) cards that fit on it
+        runs = self._runs
+        where: dict[int, tuple[int, int]] = {}  # card in a run -> (column, cards from it down)
+        for si, col in enumerate(cols):
+            if col:
+                run = runs.get(col)
+                if run is None:
+                    run = runs[col] = self._run(col)
+                size = len(col)
+                for j in range(size - run, size):
+                    where[col[j]] = (si, size - j)
+        fits = self._fits
+        for di, target in enumerate(cols):
+            if target:
+                for c in fits[target[-1]]:
+                    got = where.get(c)
+                    if got is not None and got[1] <= cap and got[0] != di:
+                        si, k = got
+                        col = cols[si]
+                        new_cols = list(cols)
+                        new_cols[si] = col[:-k]
+                        new_cols[di] = target + col[-k:]
+                        yield _Node(tuple(new_cols), cells, found, n, ((COLUMN, si, COLUMN, di, k),), g)
+        if first_empty >= 0:
+            di = first_empty
+            for si, col in enumerate(cols):
+                if not col:
+                    continue
+                top = min(runs[col], cap_empty)
+                for k in ((top, 1) if top > 1 else (1,)):
+                    if k == len(col) or (king_only and (col[-k] >> 2) != 12):
+                        continue
+                    new_cols = list(cols)
+                    new_cols[si] = col[:-k]
+                    new_cols[di] = col[-k:]
+                    yield _Node(tuple(new_cols), cells, found, n, ((COLUMN, si, COLUMN, di, k),), g)
+        # cell to column
+        for i, c in enumerate(cells):
+            if c < 0:
+                continue
+            for di, target in enumerate(cols):
+                if (target and self._builds(c, target[-1])) or (
+                    not target and di == first_empty and not (king_only and c >> 2 != 12)
+                ):
+                    new_cols = cols[:di] + (target + (c,),) + cols[di + 1:]
+                    yield _Node(new_cols, cells[:i] + (-1,) + cells[i + 1:], found, n,
+                                ((CELL, i, COLUMN, di, 1),), g)
+        # column to cell
+        if empty_cell >= 0:
+            for si, col in enumerate(cols):
+                if col:
+                    new_cells = cells[:empty_cell] + (col[-1],) + cells[empty_cell + 1:]
+                    yield _Node(cols[:si] + (col[:-1],) + cols[si + 1:], new_cells, found, n,
+                                ((COLUMN, si, CELL, empty_cell, 1),), g)
+
+    # --- running --------------------------------------------------------------
+    def run(self, max_nodes: int | None = None, seconds: float | None = None) -> Result | None:
+        """Search for a while; the verdict when there is one, else ``None`` (call again)."""
+        if self.result is not None:
+            return self.result
+        start = time.perf_counter()
+        deadline = None if seconds is None else start + seconds
+        done = 0
+        heap = self._heap
+        try:
+            while heap:
+                if max_nodes is not None and done >= max_nodes:
+                    return None
+                if deadline is not None and (done & 63) == 0 and time.perf_counter() >= deadline:
+                    return None
+                if len(self._seen) > self.max_states:
+                    self.result = self._finish(UNKNOWN, None)
+                    return self.result
+                _, _, node = heapq.heappop(heap)
+                done += 1
+                self.nodes += 1
+                if sum(node.found) == 52:
+                    self.result = self._finish(SOLVED, node)
+                    return self.result
+                for child in self._children(node):
+                    child = self._auto(child)
+                    self._push(child)
+            self.result = self._finish(UNSOLVABLE, None)
+            return self.result
+        finally:
+            self.seconds += time.perf_counter() - start
+
+    def solve(self, seconds: float | None = None, max_nodes: int | None = None) -> Result:
+        """Run to a verdict, or to ``unknown`` when the budget runs out."""
+        r = self.run(max_nodes=max_nodes, seconds=seconds)
+        if r is None:
+            return Result(UNKNOWN, nodes=self.nodes, seconds=self.seconds, states=len(self._seen))
+        return r
+
+    def _finish(self, verdict: str, node: _Node | None) -> Result:
+        moves: list[Move] = []
+        if node is not None:
+            moves = shorten(self.position, self.rules, self._path(node))
+            replay(self.position, self.rules, moves)
+        self._heap = []
+        seen = len(self._seen)
+        self._seen = set()
+        return Result(verdict, moves, self.nodes, self.seconds, seen)
+
+    def _path(self, node: _Node) -> list[Move]:
+        chunks: list[tuple[RawMove, ...]] = []
+        n: _Node | None = node
+        while n is not None:
+            chunks.append(n.moves)
+            n = n.parent
+        raw = [m for chunk in reversed(chunks) for m in chunk]
+        return [_to_move(m) for m in raw]
+
+    # --- hints ---------------------------------------------------------------
+    def best_move(self) -> Move | None:
+        """A sensible move when no verdict came: the first move towards the best state seen.
+
+        When the search has been solved, the first move of the solution.
+        """
+        if self.result is not None and self.result.verdict == SOLVED and self.result.moves:
+            return self.result.moves[0]
+        if self._best is None:
+            return None
+        path = self._path(self._best[1])
+        return path[0] if path else None
+
+
+def _inc(found: Found, s: int) -> Found:
+    if s == 0:
+        return (found[0] + 1, found[1], found[2], found[3])
+    if s == 1:
+        return (found[0], found[1] + 1, found[2], found[3])
+    if s == 2:
+        return (found[0], found[1], found[2] + 1, found[3])
+    return (found[0], found[1], found[2], found[3] + 1)
+
+
+def _pile(kind: int, index: int) -> Pile:
+    if kind == FOUNDATION:
+        return HOME
+    return column(index) if kind == COLUMN else cell(index)
+
+
+def _to_move(m: RawMove) -> Move:
+    return Move(_pile(m[0], m[1]), _pile(m[2], m[3]), m[4])
+
+
+class SolutionError(AssertionError):
+    """A solution the engine does not accept: a bug in the solver."""
+
+
+def replay(position: Position, rules: Rules, moves: list[Move]) -> Position:
+    """Play ``moves`` with the engine's checks; they must end with every card home."""
+    pos = position
+    for i, m in enumerate(moves):
+        refusal = check_move(pos, m, rules)
+        if refusal is not None:
+            raise SolutionError(f"move {i + 1} ({m.text()}) is illegal: {refusal.reason.value}")
+        pos = apply_move(pos, m)
+    if not pos.is_won():
+        raise SolutionError("the moves do not end with every card home")
+    return pos
+
+
+def _canon(pos: Position) -> tuple[object, ...]:
+    return (tuple(sorted(pos.columns)), tuple(sorted(c if c is not None else -1 for c in pos.cells)),
+            pos.foundations)
+
+
+def shorten(position: Position, rules: Rules, moves: list[Move]) -> list[Move]:
+    """Cut loops out of a solution and replace stretches one move can do."""
+    states = [position]
+    for m in moves:
+        states.append(apply_move(states[-1], m))
+    # 1. loops: a later state equal to an earlier one (exactly: same piles)
+    changed = True
+    while changed:
+        changed = False
+        first: dict[Position, int] = {}
+        for i, s in enumerate(states):
+            j = first.setdefault(s, i)
+            if j != i:
+                moves = moves[:j] + moves[i:]
+                states = states[: j + 1] + states[i + 1:]
+                changed = True
+                break
+    # 2. shortcuts: one legal move from state i reaches state j > i + 1
+    i = 0
+    while i < len(moves) - 1:
+        by_state = {s: j for j, s in enumerate(states) if j > i + 1}
+        best_j, best_m = -1, None
+        for m in legal_moves(states[i], rules, distinct=False):
+            after = apply_move(states[i], m)
+            j = by_state.get(after, -1)
+            if j > best_j:
+                best_j, best_m = j, m
+        if best_m is not None and best_j > i + 1:
+            moves = moves[:i] + [best_m] + moves[best_j:]
+            states = states[: i + 1] + states[best_j:]
+        i += 1
+    return moves
+
+
+def hint(position: Position, rules: Rules = FREECELL, seconds: float = 3.0) -> tuple[str, Move | None]:
+    """The verdict and a move to suggest (``None`` when nothing can be suggested)."""
+    s = Solver(position, rules)
+    r = s.solve(seconds=seconds)
+    if r.verdict == SOLVED:
+        return SOLVED, r.moves[0] if r.moves else None
+    if r.verdict == UNSOLVABLE:
+        return UNSOLVABLE, None
+    return UNKNOWN, s.best_move()
+
