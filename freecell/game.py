@@ -41,8 +41,8 @@ from .rules import FREECELL, Refusal, Rules
 
 SAVE_FORMAT = "freecell-game"
 SAVE_VERSION = 1
-MAX_SAVE_CHARS = 1_000_000
-MAX_TURNS = 20_000
+MAX_SAVE_CHARS = 2_000_000
+MAX_TURNS = 100_000  # history kept for undo; older turns are folded into the start
 
 
 class GameLoadError(ValueError):
@@ -145,6 +145,7 @@ class Game:
         self.clock = Clock(clock)
         self._turns: list[Turn] = []
         self._redo: list[Turn] = []
+        self._trimmed = False  # the start is no longer the deal's start
 
     # --- state ---------------------------------------------------------
     @property
@@ -231,6 +232,9 @@ class Game:
         turn = Turn(move, auto, before, after, _score_after(self.score, (move, *auto)))
         self._turns.append(turn)
         self._redo.clear()
+        if len(self._turns) > MAX_TURNS:  # far beyond any real game: forget the oldest turn
+            self.start = self._turns.pop(0).after
+            self._trimmed = True
         self.clock.start()
         if after.is_won():
             self.clock.stop()
@@ -258,6 +262,9 @@ class Game:
 
     def restart(self) -> None:
         """Replay the deal from its start: history and clock start again."""
+        if self._trimmed and self.deal is not None:
+            self.start = Position.deal(self.deal, self.rules)
+            self._trimmed = False
         self._turns.clear()
         self._redo.clear()
         self.clock.reset()
@@ -265,7 +272,7 @@ class Game:
     # --- saving --------------------------------------------------------
     def to_json(self) -> str:
         data: dict[str, object] = {"format": SAVE_FORMAT, "version": SAVE_VERSION}
-        if self.deal is not None:
+        if self.deal is not None and not self._trimmed:
             data["deal"] = self.deal
         else:
             data["board"] = self.start.to_text()
@@ -305,7 +312,7 @@ class Game:
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise GameLoadError("this is not a saved FreeCell game")
         version = data.get("version")
-        if version != SAVE_VERSION or isinstance(version, bool):
+        if type(version) is not int or version != SAVE_VERSION:
             raise GameLoadError(f"the saved game has version {version!r}; this one reads {SAVE_VERSION}")
         known = {"format", "version", "deal", "board", "rules", "auto_move", "turns", "redo", "elapsed"}
         if set(data) - known:
@@ -326,6 +333,8 @@ class Game:
             elif "board" in data and "deal" not in data and isinstance(data["board"], str):
                 game = cls(position=Position.from_text(data["board"], rules), rules=rules,
                            auto_move=auto_move, clock=clock)
+            elif "deal" in data and "board" in data:
+                raise GameLoadError("the saved game has both a deal number and a board")
             else:
                 raise GameLoadError("the saved game has neither a deal number nor a board")
         except (DealNumberError, BoardError) as e:

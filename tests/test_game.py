@@ -388,14 +388,19 @@ def test_clock_starts_at_first_move_and_pauses() -> None:
     game = Game(1, clock=clock)
     clock.t = 1500.0
     assert game.elapsed() == 0.0
+    game.clock.pause()  # the page hides and shows again before any move
+    game.clock.resume()
+    clock.t = 1600.0
+    assert game.elapsed() == 0.0
     game.play(mv("8a"))
     assert game.elapsed() == 0.0
-    clock.t = 1530.0
+    clock.t = 1630.0
     assert game.elapsed() == 30.0
+    game.clock.pause()
     game.clock.pause()
     clock.t = 2000.0
     assert game.elapsed() == 30.0
-    game.clock.start()  # the page is visible again
+    game.clock.resume()  # the page is visible again
     clock.t = 2010.0
     assert game.elapsed() == 40.0
     game.play(mv("18"))
@@ -416,6 +421,10 @@ def test_clock_stops_on_win_and_restart_resets() -> None:
         clock.t += 1.0
     won_at = game.elapsed()
     assert won_at == pytest.approx(10.0 + 15.0)
+    clock.t += 1000.0
+    assert game.elapsed() == won_at
+    game.clock.pause()
+    game.clock.resume()  # showing the page again does not restart a won game's clock
     clock.t += 1000.0
     assert game.elapsed() == won_at
     game.undo()  # back from the win: time runs again
@@ -773,6 +782,17 @@ def test_save_and_load_won_game(deal_1_solution: list[Move]) -> None:
     assert loaded.to_json() == text
 
 
+def test_a_long_game_saves_and_restores() -> None:
+    game = Game(position=near_won(), auto_move=False, clock=FakeClock())
+    game.play(mv("15"))
+    for _ in range(10_000):  # TC back and forth between two empty columns
+        game.play(mv("56"))
+        game.play(mv("65"))
+    assert game.moves == 20_001
+    text = game.to_json()
+    assert Game.from_json(text, clock=FakeClock()).to_json() == text
+
+
 def _save() -> str:
     game, clock = _played(4, 12)
     game.undo()
@@ -818,7 +838,7 @@ def test_every_prefix_is_refused() -> None:
 
 
 _ILLEGAL = REAL["turns"][:1] + ["12x9"]
-_AUTO_NOT_HOME = [REAL["turns"][0].split("+")[0] + "+12"]
+_TOGGLES = ["15"] + ["56", "65"] * 50_001  # TC between two empty columns: every move legal
 _NESTED = "[" * 100_000 + "]" * 100_000
 
 BAD_SAVES: dict[str, object] = {
@@ -856,12 +876,12 @@ BAD_SAVES: dict[str, object] = {
     "huge free cells": _raw("rules", '{"free_cells":1e400}'),
     "illegal move": _with(turns=_ILLEGAL, redo=[]),
     "illegal redo": _with(redo=["12x9"]),
-    "auto-move not home": _with(turns=_AUTO_NOT_HOME, redo=[]),
+    "auto-move not home": _with(deal=1, turns=["8a+7b"], redo=[]),
     "bad move text": _with(turns=["zz"], redo=[]),
     "empty turn": _with(turns=[""], redo=[]),
     "long turn": _with(turns=["1a" + "+1h" * 1000], redo=[]),
-    "30000 turns": _with(turns=["1a", "a1"] * 15_000, redo=[]),
-    "30000 redo": _with(turns=[], redo=["1a", "a1"] * 15_000),
+    "100003 turns": _with(deal=_DROP, board=near_won().to_text(), turns=_TOGGLES, redo=[]),
+    "100003 redo": _with(deal=_DROP, board=near_won().to_text(), turns=_TOGGLES[:1], redo=_TOGGLES[1:]),
     "negative elapsed": _with(elapsed=-1),
     "nan elapsed": _raw("elapsed", "NaN"),
     "infinite elapsed": _raw("elapsed", "Infinity"),
@@ -937,7 +957,40 @@ def test_bad_saves_raise_game_load_error(name: str) -> None:
     assert str(info.value)
 
 
+def test_bad_save_variants_are_otherwise_good() -> None:
+    """The hostile saves above fail for the one thing wrong with them."""
+    Game.from_json(_with(deal=1, turns=["8a", "7b"], redo=[]), clock=FakeClock())
+    Game.from_json(_with(deal=_DROP, board=near_won().to_text(), turns=_TOGGLES[:999], redo=[]),
+                   clock=FakeClock())
+    Game.from_json(_with(deal=_DROP, board=near_won().to_text(), turns=[], redo=_TOGGLES[:999]),
+                   clock=FakeClock())
+    Game.from_json(_with(deal=_DROP, turns=[], redo=[], board=Position.deal(1).to_text()), clock=FakeClock())
+    Game.from_json(_with(elapsed=0), clock=FakeClock())
+    Game.from_json(_raw("elapsed", "1e3"), clock=FakeClock())
+
+
 def test_auto_move_in_history_must_be_legal() -> None:
     first = REAL["turns"][0].split("+")[0]
     with pytest.raises(GameLoadError):
         Game.from_json(_with(turns=[first + "+1h1+1h1+1h1"], redo=[]), clock=FakeClock())
+
+
+def test_history_beyond_the_cap_folds_into_the_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    import freecell.game as game_module
+
+    monkeypatch.setattr(game_module, "MAX_TURNS", 4)
+    game = Game(617, auto_move=False, clock=FakeClock())
+    moves = [m for m in legal_moves(game.position, game.rules) if m.dst.kind == CELL][:1]
+    game.play(moves[0])
+    for _ in range(6):  # a card back and forth between a free cell and its column
+        back = Move(moves[0].dst, moves[0].src)
+        game.play(back)
+        game.play(Move(moves[0].src, moves[0].dst))
+    assert len(game.turns) == 4 and game.moves == 4
+    text = game.to_json()
+    data = json.loads(text)
+    assert "deal" not in data and "board" in data  # the start is no longer deal 617's
+    restored = Game.from_json(text, clock=FakeClock())
+    assert restored.position == game.position
+    game.restart()
+    assert game.position == Position.deal(617) and game.moves == 0
