@@ -979,18 +979,17 @@ def test_history_beyond_the_cap_folds_into_the_start(monkeypatch: pytest.MonkeyP
     import freecell.game as game_module
 
     monkeypatch.setattr(game_module, "MAX_TURNS", 4)
-    game = Game(617, auto_move=False, clock=FakeClock())
-    moves = [m for m in legal_moves(game.position, game.rules) if m.dst.kind == CELL][:1]
-    game.play(moves[0])
-    for _ in range(6):  # a card back and forth between a free cell and its column
-        back = Move(moves[0].dst, moves[0].src)
-        game.play(back)
-        game.play(Move(moves[0].src, moves[0].dst))
+    game = Game(position=near_won(), auto_move=False, clock=FakeClock())
+    game.deal = 617  # as if the game had started from a deal
+    game.play(mv("15"))
+    for _ in range(5):  # the ten of clubs back and forth between two empty columns
+        game.play(mv("56"))
+        game.play(mv("65"))
     assert len(game.turns) == 4 and game.moves == 4
     text = game.to_json()
     data = json.loads(text)
-    assert "deal" not in data and "board" in data  # the start is no longer deal 617's
+    assert "deal" not in data and "board" in data  # the start is no longer the deal's
     restored = Game.from_json(text, clock=FakeClock())
-    assert restored.position == game.position
+    assert restored.position == game.position and restored.moves == 4
     game.restart()
     assert game.position == Position.deal(617) and game.moves == 0
