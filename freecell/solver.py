@@ -39,7 +39,8 @@ from .position import Position
 from .rules import FREECELL, Build, EmptyColumn, Rules
 
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
-WEIGHT = 3  # weight of the estimate against the moves made
+WEIGHT = 2.5  # weight of the estimate against the moves made
+DEPTH = 0.5  # weight of the cards lying on top of the next cards for the foundations
 MAX_STATES = 1_500_000  # memory cap: about 200 MB of search tables in CPython
 
 # A move inside the search: (src kind, src index, dst kind, dst index, count)
@@ -181,12 +182,15 @@ class Solver:
         h = 2 * (52 - sum(found))
         for col in n.cols:
             lowest = 99
-            for c in col:
+            size = len(col)
+            for j, c in enumerate(col):
                 r = c >> 2
                 if r > lowest:
                     h += 1  # this card lies on a lower one: it must move first
                 elif r < lowest:
                     lowest = r
+                if r == found[c & 3]:
+                    h += DEPTH * (size - 1 - j)  # cards on top of a card that could go home
         for c in n.cells:
             if c >= 0:
                 h += 1

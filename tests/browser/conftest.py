@@ -82,15 +82,10 @@ def is_local(url: str) -> bool:
 
 @pytest.fixture(scope="session")
 def site() -> Iterator[str]:
+    import build  # the repository's build.py: build() and the Handler (MIME types, no-cache)
+
     given = os.environ.get("FREECELL_TEST_DIST")
-    if given:
-        dist = Path(given).resolve()
-    else:
-        import build
-
-        dist = build.build()
-    import build  # the Handler: right MIME types, no-cache
-
+    dist = Path(given).resolve() if given else build.build()
     handler = functools.partial(build.Handler, directory=str(dist))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     httpd.daemon_threads = True

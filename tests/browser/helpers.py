@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from freecell.cards import card_text
+from freecell.cards import card_text, parse_card
 from freecell.engine import check_move
 from freecell.game import Game
 from freecell.piles import CELL, COLUMN, FOUNDATION, HOME, Move, cell, column, foundation
@@ -82,8 +82,6 @@ def board_from_parts(
     *above* (deeper than) the named cards, so they change nothing that can
     move.  Every column gets at least one named card.
     """
-    from freecell.cards import parse_card
-
     named_cols = {i: [parse_card(t) for t in columns.get(i, "").split()] for i in range(1, 9)}
     assert all(named_cols.values()), "name at least the exposed card of every column"
     cell_cards = [None if t == "-" else parse_card(t) for t in cells.split()]
