@@ -106,6 +106,7 @@ class Solver:
         self._suit = rules.build is Build.SUIT
         self._any_empty = rules.empty_column is EmptyColumn.ANY
         self._runs: dict[tuple[int, ...], int] = {}
+        self._disorder: dict[tuple[int, ...], int] = {}
         self._fits: list[tuple[int, ...]] = [
             tuple(c for c in range(52) if self._builds(c, base)) for base in range(52)
         ]
@@ -177,20 +178,25 @@ class Solver:
         return _Node(cols, cells, found, n.parent, n.moves + tuple(moves), n.g + len(moves))
 
     def _estimate(self, n: _Node) -> float:
-        """Work left: cards not home, cards lying on lower cards, cells in use."""
+        """Work left: cards not home, cards lying on lower cards, cards on top of
+        the next cards for the foundations, cells in use."""
         found = n.found
-        h = 2 * (52 - sum(found))
-        for col in n.cols:
-            lowest = 99
-            size = len(col)
-            for j, c in enumerate(col):
-                r = c >> 2
-                if r > lowest:
-                    h += 1  # this card lies on a lower one: it must move first
-                elif r < lowest:
-                    lowest = r
-                if r == found[c & 3]:
-                    h += DEPTH * (size - 1 - j)  # cards on top of a card that could go home
+        cols = n.cols
+        h = 2.0 * (52 - found[0] - found[1] - found[2] - found[3])
+        disorder = self._disorder
+        for col in cols:
+            d = disorder.get(col)
+            if d is None:
+                d = disorder[col] = _disorder(col)
+            h += d
+        for s in range(4):
+            r = found[s]
+            if r < 13:
+                card = r * 4 + s
+                for col in cols:
+                    if card in col:
+                        h += DEPTH * (len(col) - 1 - col.index(card))
+                        break
         for c in n.cells:
             if c >= 0:
                 h += 1
@@ -332,6 +338,8 @@ class Solver:
         self._heap = []
         seen = len(self._seen)
         self._seen = set()
+        self._runs = {}
+        self._disorder = {}
         return Result(verdict, moves, self.nodes, self.seconds, seen)
 
     def _path(self, node: _Node) -> list[Move]:
@@ -355,6 +363,19 @@ class Solver:
             return None
         path = self._path(self._best[1])
         return path[0] if path else None
+
+
+def _disorder(col: tuple[int, ...]) -> int:
+    """Cards of a column that lie on a lower card (each must move before it)."""
+    lowest = 99
+    d = 0
+    for c in col:
+        r = c >> 2
+        if r > lowest:
+            d += 1
+        elif r < lowest:
+            lowest = r
+    return d
 
 
 def _inc(found: Found, s: int) -> Found:
