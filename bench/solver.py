@@ -38,7 +38,9 @@ same number of jobs, in two ways:
    the preset.  fc-solve has no time limit, only an iteration limit, so a
    watchdog kills a range run when no board ends within the budget; that deal
    counts as ``unknown`` and the run goes on from the next deal (whose time
-   then includes the start-up: flagged ``includes_setup`` in the JSON).
+   then includes the start-up: flagged ``includes_setup`` in the JSON).  A
+   board that ends after more than the budget by fc-solve's own clock is
+   ``unknown`` too (``over_budget``).
 2. *One process per deal*: the board from ``make-microsoft-freecell-board -t
    N`` (checked against :meth:`Position.deal`), piped into ``fc-solve -l lg -m
    -sel``; killed when the budget runs out.  Its time is the wall time from
@@ -71,6 +73,7 @@ import platform
 import re
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -97,7 +100,7 @@ DEFAULT_BUDGET = 10.0
 DEFAULT_PRESET = "lg"
 PROGRESS_EVERY = 500
 ERROR = "error"  # a deal whose run raised: counted as a failure
-WATCHDOG_SLACK = 0.25  # seconds granted to fc-solve beyond the budget before the kill
+WATCHDOG_SLACK = 0.05  # seconds of pipe latency allowed beyond the budget before the kill
 PER_CORE_NOTE = (
     "Per-deal times are per core: each deal is solved by one process on one core, "
     "whatever --jobs is; --jobs only runs several deals at once."
@@ -246,7 +249,7 @@ def solve_ours(job: tuple[int, float]) -> Row:
     """Solve one deal with our solver, time it, replay the solution."""
     deal, budget = job
     row: Row = {"deal": deal, "verdict": ERROR, "moves": None, "nodes": None, "states": None,
-                "solver_seconds": None, "replay_ok": None, "error": None}
+                "result_seconds": None, "replay_ok": None, "error": None}
     cpu0 = time.process_time()
     t0 = time.perf_counter()
     try:
@@ -261,7 +264,7 @@ def solve_ours(job: tuple[int, float]) -> Row:
     row["seconds"] = time.perf_counter() - t0
     row["cpu_seconds"] = time.process_time() - cpu0
     row.update(verdict=result.verdict, nodes=result.nodes, states=result.states,
-               solver_seconds=result.seconds)
+               result_seconds=result.seconds)
     if result.verdict == SOLVED:
         row["moves"] = len(result.moves)
         try:
@@ -362,7 +365,7 @@ def fcs_range_run(run: list[int], budget: float, preset: str, progress: Progress
                     if expected != warm:
                         rows.append({"deal": expected, "verdict": UNKNOWN, "seconds": elapsed,
                                      "nodes": None, "includes_setup": expected == first,
-                                     "killed": True})
+                                     "killed": True, "over_budget": True})
                         progress.tick()
                         i += 1
                     break
@@ -384,9 +387,11 @@ def fcs_range_run(run: list[int], budget: float, preset: str, progress: Progress
                 if deal != expected or prev_t is None:
                     raise RuntimeError(f"unexpected line from the range solver: {line.strip()!r}")
                 if deal != warm:
-                    rows.append({"deal": deal, "verdict": verdicts.get(deal, SOLVED),
+                    over = t - prev_t > budget  # finished, but too late to count
+                    rows.append({"deal": deal, "verdict": UNKNOWN if over else verdicts.get(deal, SOLVED),
                                  "seconds": t - prev_t, "nodes": iters - prev_iters,
-                                 "includes_setup": deal == first, "killed": False})
+                                 "includes_setup": deal == first, "killed": False,
+                                 "over_budget": over})
                     progress.tick()
                     i += 1
                 prev_t, prev_iters, prev_local = t, iters, time.perf_counter()
@@ -473,10 +478,14 @@ def fcs_process_deal(deal: int, budget: float, preset: str, tools: dict[str, str
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          env=FCS_ENV)
     killed = threading.Event()
+    lock = threading.Lock()
+    reaped = False
 
-    def kill() -> None:
-        killed.set()
-        p.kill()
+    def kill() -> None:  # not Popen.kill: its poll() could reap the child before our wait4
+        with lock:
+            if not reaped:
+                killed.set()
+                os.kill(p.pid, signal.SIGKILL)
 
     timer = threading.Timer(budget, kill)
     timer.start()
@@ -489,6 +498,9 @@ def fcs_process_deal(deal: int, budget: float, preset: str, tools: dict[str, str
             pass
         out = p.stdout.read().decode(errors="replace")
         p.stdout.close()
+        os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOWAIT)  # ended, not reaped: kill() stays safe
+        with lock:
+            reaped = True
         _, status, usage = os.wait4(p.pid, 0)
         t1 = time.perf_counter()
         p.returncode = os.waitstatus_to_exitcode(status)
@@ -816,6 +828,29 @@ def report_text(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def to_json(result: dict[str, Any]) -> str:
+    """Indented JSON, except that each per-deal row takes one line (32,000 deals stay readable)."""
+    tables: list[list[Row]] = []
+
+    def strip(x: Any) -> Any:
+        if not isinstance(x, dict):
+            return x
+        out: dict[str, Any] = {}
+        for k, v in x.items():
+            if k == "rows":
+                out[k] = f"@rows{len(tables)}@"
+                tables.append(v)
+            else:
+                out[k] = strip(v)
+        return out
+
+    text = json.dumps(strip(result), indent=1)
+    for i, rows in enumerate(tables):
+        body = ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in rows)
+        text = text.replace(f'"@rows{i}@"', "[\n" + body + "\n ]", 1)
+    return text + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--deals", type=parse_deals, default=parse_deals(DEFAULT_DEALS),
@@ -843,7 +878,7 @@ def main(argv: list[str] | None = None) -> int:
                  sys.argv[1:] if argv is None else argv)
     print(report_text(result))
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(result, indent=1) + "\n")
+    args.json.write_text(to_json(result))
     print(f"\nwritten: {args.json}")
     failures = result["ours"]["summary"]["replay_failures"] + result["ours"]["summary"]["errors"]
     return 1 if failures else 0

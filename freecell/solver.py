@@ -280,8 +280,8 @@ class Solver:
                 if (target and self._builds(c, target[-1])) or (
                     not target and di == first_empty and not (king_only and c >> 2 != 12)
                 ):
-                    new_cols = cols[:di] + (target + (c,),) + cols[di + 1:]
-                    yield _Node(new_cols, cells[:i] + (-1,) + cells[i + 1:], found, n,
+                    placed = cols[:di] + (target + (c,),) + cols[di + 1:]
+                    yield _Node(placed, cells[:i] + (-1,) + cells[i + 1:], found, n,
                                 ((CELL, i, COLUMN, di, 1),), g)
         # column to cell
         if empty_cell >= 0:

@@ -408,7 +408,9 @@ class App:
         }
         for key, text in values.items():
             q(f'[data-win="{key}"]').textContent = text
-        q('[data-panel="win"] [data-action="copy-deal"]').hidden = g.deal is None
+        deal_value = q('[data-win="deal"]')
+        for el in (q('[data-panel="win"] dt[data-i18n="win.deal"]'), deal_value.parentElement):
+            el.hidden = g.deal is None
         self.show_panel("win")
 
     def update_status(self) -> None:
