@@ -58,7 +58,9 @@ writes every figure and per-deal row to ``bench/results/solver.json``
 (git-ignored; ``--json PATH`` for another file).  Progress goes to stderr
 every 500 deals.  The machine this runs on may be shared: its load average is
 recorded at the start and at the end, and CPU times are reported beside wall
-times since they suffer less from a loaded machine.
+times since they suffer less from a loaded machine.  The budget is wall time
+for both solvers, so on a loaded machine a hard deal can come out ``unknown``
+in one run and ``solved`` in the next.
 """
 
 from __future__ import annotations
@@ -559,6 +561,15 @@ def fcs_tools() -> dict[str, str]:
     return tools
 
 
+def fcs_preset_error(tools: dict[str, str], preset: str) -> str | None:
+    """fc-solve's complaint when it cannot solve deal 1 with ``preset`` (a bad name), else None."""
+    r = subprocess.run([tools["fc-solve"], "-l", preset, "-"], input=Position.deal(1).to_text(header=False),
+                       capture_output=True, text=True, timeout=60, env=FCS_ENV)
+    if r.returncode == 0 and "This game is solveable." in r.stdout:
+        return None
+    return " ".join((r.stderr or r.stdout).split())[:200] or f"exit status {r.returncode}"
+
+
 def fcs_version(tools: dict[str, str]) -> str:
     try:
         r = subprocess.run([tools["fc-solve"], "--version"], capture_output=True, text=True, timeout=30)
@@ -874,6 +885,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.jobs > cpus:
         print(f"warning: --jobs {args.jobs} on {cpus} CPUs: deals will share cores, "
               "and per-deal times will not be per core", file=sys.stderr)
+    tools = fcs_tools()
+    if not args.no_fc_solve and "fc-solve" in tools:
+        problem = fcs_preset_error(tools, args.fc_solve_preset)
+        if problem:
+            parser.error(f"fc-solve -l {args.fc_solve_preset} does not work: {problem}")
     result = run(args.deals, args.budget, args.jobs, not args.no_fc_solve, args.fc_solve_preset,
                  sys.argv[1:] if argv is None else argv)
     print(report_text(result))

@@ -8,7 +8,9 @@ memory cap ran out).  :meth:`Solver.run` does a bounded amount of work and
 returns; the next call goes on where it stopped.
 
 Search: best-first on ``g + W * h`` (moves so far, plus a weighted estimate
-of the work left), over canonical states (columns and free cells taken as
+of the work left), with several such orders taking turns over one shared
+frontier (each state is expanded once, by whichever order reaches it first:
+one order stalls where another does not), over canonical states (columns and free cells taken as
 sets, so relabellings are not searched twice).  Every single-card move is
 generated, so the search is complete; multi-card moves within the capacity
 are generated too (they are single-card moves chained through free cells and
@@ -39,8 +41,9 @@ from .position import Position
 from .rules import FREECELL, Build, EmptyColumn, Rules
 
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
-WEIGHT = 2.5  # weight of the estimate against the moves made
-DEPTH = 0.5  # weight of the cards lying on top of the next cards for the foundations
+# Orders of the search, taken in turn: (weight of the estimate against the moves
+# made, weight of the cards lying on top of the next cards for the foundations).
+ORDERS: tuple[tuple[float, float], ...] = ((2.5, 0.5), (2.5, 1.0), (2.0, 1.0))
 MAX_STATES = 1_500_000  # memory cap: about 200 MB of search tables in CPython
 
 # A move inside the search: (src kind, src index, dst kind, dst index, count)
@@ -73,7 +76,7 @@ def _red(card: int) -> bool:
 
 
 class _Node:
-    __slots__ = ("cells", "cols", "found", "g", "moves", "parent")
+    __slots__ = ("cells", "cols", "done", "found", "g", "moves", "parent")
 
     def __init__(self, cols: Cols, cells: Cells, found: Found, parent: _Node | None,
                  moves: tuple[RawMove, ...], g: int) -> None:
@@ -83,24 +86,28 @@ class _Node:
         self.parent = parent
         self.moves = moves
         self.g = g
+        self.done = False
 
 
 class Solver:
     """A resumable search from ``position`` under ``rules``."""
 
     def __init__(self, position: Position, rules: Rules = FREECELL,
-                 max_states: int = MAX_STATES, weight: float = WEIGHT) -> None:
+                 max_states: int = MAX_STATES,
+                 orders: tuple[tuple[float, float], ...] = ORDERS) -> None:
         position.validate(rules)
         self.position = position
         self.rules = rules
         self.max_states = max_states
-        self.weight = weight
+        self.orders = orders
         self.nodes = 0
         self.seconds = 0.0
         self.result: Result | None = None
         self._counter = 0
         self._seen: set[tuple[object, ...]] = set()
-        self._heap: list[tuple[float, int, _Node]] = []
+        self._heaps: list[list[tuple[float, int, _Node]]] = [[] for _ in orders]
+        self._turn = 0
+        self._run_start = time.perf_counter()
         self._best: tuple[float, _Node] | None = None
         self._alt = rules.build is Build.ALTERNATE
         self._suit = rules.build is Build.SUIT
@@ -177,12 +184,13 @@ class Solver:
             return n
         return _Node(cols, cells, found, n.parent, n.moves + tuple(moves), n.g + len(moves))
 
-    def _estimate(self, n: _Node) -> float:
-        """Work left: cards not home, cards lying on lower cards, cards on top of
-        the next cards for the foundations, cells in use."""
+    def _estimate(self, n: _Node) -> tuple[float, float]:
+        """Work left: cards not home, cards lying on lower cards and cells in use;
+        and apart, the cards lying on top of the next cards for the foundations."""
         found = n.found
         cols = n.cols
         h = 2.0 * (52 - found[0] - found[1] - found[2] - found[3])
+        depth = 0
         disorder = self._disorder
         for col in cols:
             d = disorder.get(col)
@@ -195,22 +203,23 @@ class Solver:
                 card = r * 4 + s
                 for col in cols:
                     if card in col:
-                        h += DEPTH * (len(col) - 1 - col.index(card))
+                        depth += len(col) - 1 - col.index(card)
                         break
         for c in n.cells:
             if c >= 0:
                 h += 1
-        return h
+        return h, depth
 
     def _push(self, n: _Node) -> None:
         key = self._key(n)
         if key in self._seen:
             return
         self._seen.add(key)
-        h = self._estimate(n)
-        f = n.g + self.weight * h
+        base, depth = self._estimate(n)
         self._counter += 1
-        heapq.heappush(self._heap, (f, self._counter, n))
+        for heap, (weight, depth_weight) in zip(self._heaps, self.orders, strict=True):
+            heapq.heappush(heap, (n.g + weight * (base + depth_weight * depth), self._counter, n))
+        h = base + self.orders[0][1] * depth
         if n.parent is not None and (self._best is None or h < self._best[0]):
             self._best = (h, n)
 
@@ -296,12 +305,12 @@ class Solver:
         """Search for a while; the verdict when there is one, else ``None`` (call again)."""
         if self.result is not None:
             return self.result
-        start = time.perf_counter()
+        start = self._run_start = time.perf_counter()
         deadline = None if seconds is None else start + seconds
         done = 0
-        heap = self._heap
+        heaps = self._heaps
         try:
-            while heap:
+            while any(heaps):
                 if max_nodes is not None and done >= max_nodes:
                     return None
                 if deadline is not None and (done & 63) == 0 and time.perf_counter() >= deadline:
@@ -309,7 +318,16 @@ class Solver:
                 if len(self._seen) > self.max_states:
                     self.result = self._finish(UNKNOWN, None)
                     return self.result
+                # the orders take turns over one shared frontier: each state is
+                # expanded once, whichever order reaches it first
+                self._turn = (self._turn + 1) % len(heaps)
+                heap = heaps[self._turn]
+                if not heap:
+                    continue
                 _, _, node = heapq.heappop(heap)
+                if node.done:
+                    continue
+                node.done = True
                 done += 1
                 self.nodes += 1
                 if sum(node.found) == 52:
@@ -335,12 +353,13 @@ class Solver:
         if node is not None:
             moves = shorten(self.position, self.rules, self._path(node))
             replay(self.position, self.rules, moves)
-        self._heap = []
+        self._heaps = [[] for _ in self.orders]
         seen = len(self._seen)
         self._seen = set()
+        spent = self.seconds + time.perf_counter() - self._run_start
         self._runs = {}
         self._disorder = {}
-        return Result(verdict, moves, self.nodes, self.seconds, seen)
+        return Result(verdict, moves, self.nodes, spent, seen)
 
     def _path(self, node: _Node) -> list[Move]:
         chunks: list[tuple[RawMove, ...]] = []
