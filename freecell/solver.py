@@ -44,7 +44,7 @@ SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
 # Orders of the search, taken in turn: (weight of the estimate against the moves
 # made, weight of the cards lying on top of the next cards for the foundations).
 ORDERS: tuple[tuple[float, float], ...] = ((2.5, 0.5), (2.5, 1.0), (2.0, 1.0))
-MAX_STATES = 1_500_000  # memory cap: about 200 MB of search tables in CPython
+MAX_STATES = 400_000  # memory cap: about 200 MB of search tables in CPython (~500 B a state)
 
 # A move inside the search: (src kind, src index, dst kind, dst index, count)
 RawMove = tuple[int, int, int, int, int]
@@ -439,36 +439,69 @@ def _canon(pos: Position) -> tuple[object, ...]:
             pos.foundations)
 
 
-def shorten(position: Position, rules: Rules, moves: list[Move]) -> list[Move]:
-    """Cut loops out of a solution and replace stretches one move can do."""
+def _relabel(a: Position, b: Position) -> tuple[list[int], list[int]]:
+    """Where each column and free cell of ``a`` is in ``b`` (the same state, relabelled)."""
+    free_cols = [i for i, c in enumerate(b.columns) if not c]
+    col_at = {c: i for i, c in enumerate(b.columns) if c}
+    cols = [col_at[c] if c else free_cols.pop(0) for c in a.columns]
+    free_cells = [i for i, c in enumerate(b.cells) if c is None]
+    cell_at = {c: i for i, c in enumerate(b.cells) if c is not None}
+    cells = [cell_at[c] if c is not None else free_cells.pop(0) for c in a.cells]
+    return cols, cells
+
+
+def _remap(moves: list[Move], cols: list[int], cells: list[int]) -> list[Move]:
+    def pile(p: Pile) -> Pile:
+        if p.kind == COLUMN:
+            return column(cols[p.index])
+        if p.kind == CELL:
+            return cell(cells[p.index])
+        return p
+
+    return [Move(pile(m.src), pile(m.dst), m.count) for m in moves]
+
+
+def _states(position: Position, moves: list[Move]) -> list[Position]:
     states = [position]
     for m in moves:
         states.append(apply_move(states[-1], m))
-    # 1. loops: a later state equal to an earlier one (exactly: same piles)
+    return states
+
+
+def shorten(position: Position, rules: Rules, moves: list[Move]) -> list[Move]:
+    """Shorten a solution: cut out loops, and stretches one move can replace.
+
+    States are compared as sets of columns and free cells, so a stretch that
+    only relabels piles is cut too; the moves after it are relabelled to match.
+    """
+    states = _states(position, moves)
+    # 1. loops: a later state that is an earlier one relabelled
     changed = True
     while changed:
         changed = False
-        first: dict[Position, int] = {}
-        for i, s in enumerate(states):
-            j = first.setdefault(s, i)
-            if j != i:
-                moves = moves[:j] + moves[i:]
-                states = states[: j + 1] + states[i + 1:]
+        first: dict[tuple[object, ...], int] = {}
+        for j, st in enumerate(states):
+            i = first.setdefault(_canon(st), j)
+            if i != j:
+                cols, cells = _relabel(st, states[i])
+                moves = moves[:i] + _remap(moves[j:], cols, cells)
+                states = _states(position, moves)
                 changed = True
                 break
-    # 2. shortcuts: one legal move from state i reaches state j > i + 1
+    # 2. shortcuts: one legal move from state i reaches (a relabelling of) state j > i + 1
     i = 0
     while i < len(moves) - 1:
-        by_state = {s: j for j, s in enumerate(states) if j > i + 1}
-        best_j, best_m = -1, None
+        later = {_canon(st): j for j, st in enumerate(states) if j > i + 1}
+        best_j, best_m, best_after = -1, None, None
         for m in legal_moves(states[i], rules, distinct=False):
             after = apply_move(states[i], m)
-            j = by_state.get(after, -1)
+            j = later.get(_canon(after), -1)
             if j > best_j:
-                best_j, best_m = j, m
-        if best_m is not None and best_j > i + 1:
-            moves = moves[:i] + [best_m] + moves[best_j:]
-            states = states[: i + 1] + states[best_j:]
+                best_j, best_m, best_after = j, m, after
+        if best_m is not None and best_after is not None and best_j > i + 1:
+            cols, cells = _relabel(states[best_j], best_after)
+            moves = moves[:i] + [best_m] + _remap(moves[best_j:], cols, cells)
+            states = _states(position, moves)
         i += 1
     return moves
 
