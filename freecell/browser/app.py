@@ -27,6 +27,7 @@ from ..ui.i18n import Catalogue, choose_language
 from ..ui.layout import Rect, compute_layout
 from ..ui.start import parse_query
 from ..ui.table import Outcome, TableState
+from .assist import Assist
 from .view import TableView
 
 DRAG_THRESHOLD_PX = 8
@@ -74,6 +75,7 @@ class App:
         self._message_timer: Any = None
         self._layout_pending = False
         self._shown_time = ""
+        self.assist = Assist(self)
         reduce = window.matchMedia("(prefers-reduced-motion: reduce)")
         self.view.animate = not bool(reduce.matches)
 
@@ -90,9 +92,10 @@ class App:
                 self.say(self.cat.t(req.error, text=req.error_text), reason="url")
         self.build_rules()
         self.bind()
-        for name in ("new", "settings"):
+        for name in ("new", "settings", "hint"):
             q(f'.actionbar [data-action="{name}"]').removeAttribute("disabled")
         document.documentElement.dataset.state = "ready"
+        self.assist.start()
 
     def new_game(self, deal: int | None = None, position: Position | None = None) -> None:
         self.game = Game(deal, position=position, clock=_now)
@@ -103,6 +106,7 @@ class App:
             self.say(self.cat.t("deal.started", n=deal))
         self.relayout(animate=False)
         self.update_status()
+        self.assist.position_changed()
         if self.game.is_stuck():
             self.show_panel("stuck")
 
@@ -125,6 +129,7 @@ class App:
         self._on(self.svg, "pointercancel", self.on_pointer_cancel)
         self._on(self.svg, "contextmenu", lambda e: e.preventDefault())
         self._on(document, "click", self.on_click)
+        self._on(document, "keydown", self.on_key)
         self._on(document, "visibilitychange", self.on_visibility)
         self._on(document.getElementById("deal-form"), "submit", self.on_deal_submit)
         observer = window.ResizeObserver.new(create_proxy(lambda *_: self.schedule_layout()))
@@ -170,6 +175,10 @@ class App:
 
     def on_pointer_down(self, e: Any) -> None:
         if e.pointerType == "mouse" and e.button != 0:
+            return
+        if self.assist.finishing:
+            self.assist.stop_finish()
+            e.preventDefault()
             return
         if self.press is not None:
             return
@@ -265,7 +274,7 @@ class App:
             self.draw()
         self.view.set_selected(self.selected_cards())
 
-    def after_turn(self, turn: Turn, steps: tuple[Move, ...] = ()) -> None:
+    def after_turn(self, turn: Turn, steps: tuple[Move, ...] = (), finishing: bool = False) -> None:
         frames = [turn.before]
         pos = turn.before
         for m in steps or (turn.move,):
@@ -277,6 +286,7 @@ class App:
         self.draw(frames=frames)
         self.clear_message()
         self.update_status()
+        self.assist.position_changed(finishing)
         if self.game.is_won():
             self.show_win()
         elif self.game.is_stuck():
@@ -292,6 +302,28 @@ class App:
             return set()
         spots = layout.spots(self.game.position)
         return {c for c, s in spots.items() if s.pile == sel.pile and s.index >= sel.index}
+
+    # --- keys ----------------------------------------------------------
+    def on_key(self, e: Any) -> None:
+        target = e.target
+        tag = str(getattr(target, "tagName", "") or "").upper()
+        if tag in ("INPUT", "TEXTAREA", "SELECT") or e.ctrlKey or e.metaKey or e.altKey:
+            return
+        key = str(e.key)
+        if key == "Enter" and self.assist.finishing:
+            self.assist.stop_finish()
+            e.preventDefault()
+            return
+        action = {"h": "hint", "f": "finish", "u": "undo", "r": "redo"}.get(key.lower())
+        if action is None:
+            return
+        button = _js_or_none(q(f'.actionbar [data-action="{action}"]'))
+        if button is None or button.disabled:
+            return
+        if action == "finish" and button.hidden:
+            return
+        e.preventDefault()
+        getattr(self, "action_" + action)()
 
     # --- buttons -------------------------------------------------------
     def on_click(self, e: Any) -> None:
@@ -314,6 +346,27 @@ class App:
             self.say(self.cat.t("msg.undone"))
         self.view.set_selected(set())
         self.update_status()
+        self.assist.position_changed()
+
+    def redraw_after_jump(self) -> None:
+        """The game jumped (several undos at once): draw it and analyse again."""
+        self.state.clear()
+        self.hide_panels()
+        self.draw()
+        self.update_status()
+        self.assist.position_changed()
+
+    def play_move(self, move: Move) -> None:
+        self.handle(self.state.play(move))
+
+    def action_hint(self) -> None:
+        self.assist.hint_pressed()
+
+    def action_finish(self) -> None:
+        self.assist.finish_pressed()
+
+    def action_back_to_winnable(self) -> None:
+        self.assist.back_to_winnable()
 
     def action_redo(self) -> None:
         self.state.clear()
@@ -329,12 +382,8 @@ class App:
         self.new_game(deal=random_deal_number())
 
     def action_replay(self) -> None:
-        self.state.clear()
         self.game.restart()
-        self.hide_panels()
-        self.draw()
-        self.view.set_selected(set())
-        self.update_status()
+        self.redraw_after_jump()
 
     def action_look(self) -> None:
         self.hide_panels()

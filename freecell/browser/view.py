@@ -63,6 +63,7 @@ class TableView:
         self.order: list[Card] = []
         self.selected: set[Card] = set()
         self.marked: dict[str, str] = {}
+        self.hinted: set[Card] = set()
         self.animations: list[Any] = []
         self.animate = True
         self.four_colour = False
@@ -165,6 +166,28 @@ class TableView:
         frames = [{"transform": _transform(x, y)} for x, y in pts]
         anim = el.animate(_js(frames), _js({"duration": duration, "easing": "ease-out"}))
         self.animations.append(anim)
+
+    def mark(self, marks: dict[str, str], cards: dict[Card, str] | None = None,
+             areas: set[str] | None = None) -> None:
+        """Mark piles (and their cards) for a hint: ``{"3": "from", "h2": "to"}``; ``{}`` clears.
+
+        ``areas`` are the marked piles whose area itself is drawn (a free cell,
+        a foundation, an empty column); other piles show the mark on their cards.
+        """
+        self.marked = dict(marks)
+        areas = areas or set()
+        for name, el in self.pile_el.items():
+            if name in marks:
+                el.setAttribute("data-hint", marks[name])
+            else:
+                el.removeAttribute("data-hint")
+            el.classList.toggle("hint-area", name in areas and name in marks)
+        cards = cards or {}
+        for c in self.hinted - set(cards):
+            self.card_el[c].removeAttribute("data-hint")
+        for c, role in cards.items():
+            self.card_el[c].setAttribute("data-hint", role)
+        self.hinted = set(cards)
 
     def set_selected(self, cards: set[Card]) -> None:
         for c in self.selected - cards:

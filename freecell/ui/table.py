@@ -135,6 +135,11 @@ class TableState:
             dst = HOME
         return self._play(Move(pile, dst, picked.count))
 
+    def play(self, move: Move) -> Outcome:
+        """Play a move chosen elsewhere (a hint); the selection ends."""
+        self.selection = None
+        return self._play(move)
+
     def clear(self) -> Outcome:
         had = self.selection is not None
         self.selection = None

@@ -1,0 +1,50 @@
+// The solver's Web Worker: a plain module worker running Pyodide (no PyScript,
+// no SharedArrayBuffer: it works without cross-origin isolation and in a frame
+// whose storage is refused).  It loads the same freecell package as the page,
+// and relays JSON text to and from freecell.worker.Service.
+import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
+
+const queue = [];
+let wake = null;
+self.onmessage = (event) => {
+  queue.push(typeof event.data === "string" ? event.data : JSON.stringify(event.data));
+  if (wake) { const w = wake; wake = null; w(); }
+};
+
+// Yield to the event loop without the 4 ms clamp of nested timers.
+const channel = new MessageChannel();
+let resume = null;
+channel.port1.onmessage = () => { const r = resume; resume = null; if (r) r(); };
+function yieldNow() {
+  return new Promise((resolve) => { resume = resolve; channel.port2.postMessage(0); });
+}
+
+function post(list) {
+  for (const msg of list.toJs({ dict_converter: Object.fromEntries })) self.postMessage(msg);
+  list.destroy();
+}
+
+async function main() {
+  const base = new URL("../vendor/pyodide/", import.meta.url).href;
+  const pyodide = await loadPyodide({ indexURL: base });
+  const zip = await (await fetch(new URL("../freecell.zip", import.meta.url))).arrayBuffer();
+  pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/app" });
+  pyodide.runPython("import sys\nsys.path.insert(0, '/home/pyodide/app')");
+  const Service = pyodide.pyimport("freecell.worker").Service;
+  const service = Service();
+  self.postMessage({ type: "ready" });
+  for (;;) {
+    while (queue.length) post(service.receive(queue.shift()));
+    if (service.busy) {
+      post(service.step());
+      // yield to the event loop so that a new message (a move, a cancel) is seen
+      await yieldNow();
+    } else {
+      await new Promise((resolve) => { wake = resolve; });
+    }
+  }
+}
+
+main().catch((error) => {
+  self.postMessage({ type: "error", id: null, fatal: true, message: String(error).slice(0, 300) });
+});
