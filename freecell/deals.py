@@ -23,6 +23,11 @@ DEFAULT_RANDOM_MAX = 1_000_000
 COLUMN_COUNT = 8
 
 
+# The deals from 1 to 1,000,000 that cannot be won (11982 is the famous one;
+# the solver proves each in tests/test_solver.py or bench runs).
+UNWINNABLE_DEALS = frozenset({11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948})
+
+
 class DealNumberError(ValueError):
     """A deal number that does not name a deal.
 

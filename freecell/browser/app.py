@@ -18,7 +18,7 @@ from pyodide.ffi import create_once_callable, create_proxy, jsnull
 
 from .. import engine
 from ..cards import Card
-from ..deals import DealNumberError, parse_deal_number, random_deal_number
+from ..deals import UNWINNABLE_DEALS, DealNumberError, parse_deal_number, random_deal_number
 from ..game import Game, Turn
 from ..piles import Move, MoveError, Pile
 from ..position import Position
@@ -76,6 +76,8 @@ class App:
         self._layout_pending = False
         self._shown_time = ""
         self.assist = Assist(self)
+        self.drawn_at_random = False
+        self.level: str | None = None
         reduce = window.matchMedia("(prefers-reduced-motion: reduce)")
         self.view.animate = not bool(reduce.matches)
 
@@ -98,6 +100,8 @@ class App:
         self.assist.start()
 
     def new_game(self, deal: int | None = None, position: Position | None = None) -> None:
+        self.drawn_at_random = False
+        self.level = None
         self.game = Game(deal, position=position, clock=_now)
         self.state = TableState(self.game)
         self.hide_panels()
@@ -132,6 +136,7 @@ class App:
         self._on(document, "keydown", self.on_key)
         self._on(document, "visibilitychange", self.on_visibility)
         self._on(document.getElementById("deal-form"), "submit", self.on_deal_submit)
+        self._on(document.getElementById("deal-form"), "change", self.on_setting)
         observer = window.ResizeObserver.new(create_proxy(lambda *_: self.schedule_layout()))
         observer.observe(self.area)
         self._observer = observer
@@ -379,7 +384,12 @@ class App:
         self.view.set_selected(set())
 
     def action_new(self) -> None:
-        self.new_game(deal=random_deal_number())
+        deal = random_deal_number()
+        if self.assist.winnable_only:
+            while deal in UNWINNABLE_DEALS:
+                deal = random_deal_number()
+        self.new_game(deal=deal)
+        self.drawn_at_random = True
 
     def action_replay(self) -> None:
         self.game.restart()
@@ -426,6 +436,14 @@ class App:
         error.textContent = ""
         self.new_game(deal=n)
 
+    def on_setting(self, e: Any) -> None:
+        field = str(e.target.getAttribute("data-field") or "")
+        if field == "winnable-only":
+            self.assist.winnable_only = bool(e.target.checked)
+        elif field == "winnability":
+            self.assist.winnability = bool(e.target.checked)
+            self.assist.position_changed()
+
     # --- page visibility -----------------------------------------------
     def on_visibility(self, _e: Any) -> None:
         if str(document.visibilityState) == "hidden":
@@ -467,10 +485,18 @@ class App:
         self._stat("capacity", g.capacity(), self.cat.t("status.capacity", n=g.capacity()))
         self._stat("home", g.cards_home(), self.cat.t("status.home", n=g.cards_home()))
         self._stat("moves", g.moves, self.cat.t("status.moves", n=g.moves))
+        deal_el = q('[data-status="deal"]')
         if g.deal is None:
             self._stat("deal", "", "")
+        elif self.level is not None:
+            level = self.cat.t(f"difficulty.{self.level}")
+            self._stat("deal", g.deal, self.cat.t("status.deal_level", n=g.deal, level=level))
         else:
             self._stat("deal", g.deal, self.cat.t("status.deal", n=g.deal))
+        if self.level is None:
+            deal_el.removeAttribute("data-difficulty")
+        else:
+            deal_el.setAttribute("data-difficulty", self.level)
         for undo in qa('[data-action="undo"]'):
             undo.disabled = not g.can_undo()
         q('.actionbar [data-action="redo"]').disabled = not g.can_redo()

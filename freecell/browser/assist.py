@@ -46,6 +46,7 @@ class Assist:
         self.hint_move: Move | None = None
         self.hint_for: Position | None = None
         self.winnability = True
+        self.winnable_only = False
         self.finishing = False
         self._finish_timer: Any = None
 
@@ -106,7 +107,22 @@ class Assist:
     # --- winnability ---------------------------------------------------------
     def show_winnable(self, reply: Reply) -> None:
         verdict = reply.get("verdict")
+        game = self.app.game
+        if game.moves == 0 and self.app.game.position == game.start:
+            self.start_verdict(verdict, reply.get("difficulty"))
         self.set_winnable({"solved": "yes", "unsolvable": "no"}.get(str(verdict), "unknown"))
+
+    def start_verdict(self, verdict: object, level: object) -> None:
+        """What the solver says of a fresh deal: its difficulty, or that it cannot be won."""
+        game = self.app.game
+        if game.deal is None:
+            return
+        if verdict == "unsolvable" and self.winnable_only and self.app.drawn_at_random:
+            self.app.action_new()  # winnable deals only: draw again
+            return
+        if verdict == "solved" and level in ("easy", "medium", "hard"):
+            self.app.level = str(level)
+            self.app.update_status()
 
     def set_winnable(self, value: str) -> None:
         el = q('[data-status="winnable"]')
