@@ -29,7 +29,7 @@ USAGE = (
 DEFAULT_BUDGET = 10.0
 MAX_BUDGET = 3600.0
 MAX_BOARD_BYTES = 40_004  # 10,000 characters (Position.from_text's limit) of up to 4 bytes each
-_NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+", re.ASCII)
+_NUMBER = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII)
 
 
 class UsageError(Exception):

@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .engine import apply_move, check_move, legal_moves
-from .piles import CELL, COLUMN, FOUNDATION, HOME, Move, Pile, cell, column
+from .piles import CELL, COLUMN, FOUNDATION, HOME, Move, Pile, cell, column, foundation
 from .position import Position
 from .rules import FREECELL, Build, EmptyColumn, Rules
 
@@ -292,6 +292,22 @@ class Solver:
                     placed = cols[:di] + (target + (c,),) + cols[di + 1:]
                     yield _Node(placed, cells[:i] + (-1,) + cells[i + 1:], found, n,
                                 ((CELL, i, COLUMN, di, 1),), g)
+        # back from the foundations, when the rules allow it
+        if self.rules.foundation_return:
+            for s in range(4):
+                if found[s] == 0:
+                    continue
+                c = (found[s] - 1) * 4 + s
+                less = _dec(found, s)
+                if empty_cell >= 0:
+                    yield _Node(cols, cells[:empty_cell] + (c,) + cells[empty_cell + 1:], less, n,
+                                ((FOUNDATION, s, CELL, empty_cell, 1),), g)
+                for di, target in enumerate(cols):
+                    if (target and self._builds(c, target[-1])) or (
+                        not target and di == first_empty and not (king_only and c >> 2 != 12)
+                    ):
+                        yield _Node(cols[:di] + (target + (c,),) + cols[di + 1:], cells, less, n,
+                                    ((FOUNDATION, s, COLUMN, di, 1),), g)
         # column to cell
         if empty_cell >= 0:
             for si, col in enumerate(cols):
@@ -397,6 +413,12 @@ def _disorder(col: tuple[int, ...]) -> int:
     return d
 
 
+def _dec(found: Found, s: int) -> Found:
+    f = list(found)
+    f[s] -= 1
+    return (f[0], f[1], f[2], f[3])
+
+
 def _inc(found: Found, s: int) -> Found:
     if s == 0:
         return (found[0] + 1, found[1], found[2], found[3])
@@ -409,7 +431,7 @@ def _inc(found: Found, s: int) -> Found:
 
 def _pile(kind: int, index: int) -> Pile:
     if kind == FOUNDATION:
-        return HOME
+        return HOME if index < 0 else foundation(index)
     return column(index) if kind == COLUMN else cell(index)
 
 

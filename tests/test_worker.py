@@ -1,0 +1,470 @@
+"""The solver service behind the page's Web Worker (:mod:`freecell.worker`), in CPython.
+
+``static/solver-worker.js`` only relays text: it hands every message from the
+page to :meth:`Service.receive`, posts what that returns, and calls
+:meth:`Service.step` while :attr:`Service.busy`.  These tests drive the
+service the same way (:func:`drive`), so everything the worker can say is
+checked here without a browser:
+
+* ``ping`` / ``pong``; a ``solve`` that runs, slice by slice, to a ``result``;
+  every solution replayed through the engine, every hint checked with
+  ``check_move``;
+* only the newest request is worked on: a new ``solve`` cancels the one
+  before (``cancelled`` with the old id), ``cancel`` stops, a ``cancel`` with
+  an id that is not the current one is ignored;
+* bad messages (not JSON, not an object, no id, a bool id, too long, an
+  unknown type, a bad board, budget or rules) are answered with an ``error``
+  and never raise, whatever the text (a Hypothesis property);
+* budget exhaustion gives ``unknown`` and a legal hint; deal 11982 searched to
+  the end gives ``unsolvable`` and no hint;
+* every message the service returns survives ``json.dumps`` (the worker
+  posts it as a plain object).
+
+Runtime: a few seconds; deal 11982 is searched to the end once (about 60,000
+nodes, 4 s on a free core).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from freecell.engine import apply_move, check_move
+from freecell.piles import Move
+from freecell.position import Position
+from freecell.rules import FREECELL, Rules
+from freecell.worker import MAX_BUDGET_MS, MAX_MESSAGE, PROGRESS_EVERY, SLICE_NODES, Service, difficulty
+
+UNSOLVABLE_DEAL = 11982
+MAX_STEPS = 100_000  # slices: far more than any search here needs (11982 takes about 400)
+
+Message = dict[str, Any]
+
+
+def solve_text(rid: object, board: object, budget_ms: object = 3000, rules: object = None,
+               **extra: object) -> str:
+    msg: dict[str, object] = {"type": "solve", "id": rid, "board": board, "budget_ms": budget_ms,
+                              "rules": FREECELL.to_json() if rules is None else rules}
+    msg.update(extra)
+    return json.dumps(msg)
+
+
+def deal_board(n: int) -> str:
+    return Position.deal(n).to_text()
+
+
+def check_messages(msgs: list[Message]) -> None:
+    """Each message is a JSON object with a known type, as the worker posts it."""
+    assert isinstance(msgs, list)
+    for m in msgs:
+        assert json.loads(json.dumps(m)) == m, m
+        assert m["type"] in {"ready", "progress", "result", "cancelled", "pong", "error"}, m
+        if m["type"] == "error":
+            assert isinstance(m["message"], str) and 0 < len(m["message"]) <= 200, m
+
+
+def receive(service: Service, text: Any) -> list[Message]:
+    out = service.receive(text)
+    check_messages(out)
+    return out
+
+
+def drive(service: Service, max_steps: int = MAX_STEPS) -> tuple[list[Message], Message]:
+    """Step the service as the worker does until a result; (the progress messages, the result)."""
+    progress: list[Message] = []
+    for _ in range(max_steps):
+        assert service.busy, "the service stopped without a result"
+        out = service.step()
+        check_messages(out)
+        for m in out:
+            if m["type"] == "result":
+                assert m is out[-1]
+                assert not service.busy and service.step() == []
+                return progress, m
+            assert m["type"] == "progress", m
+            progress.append(m)
+    raise AssertionError(f"no result after {max_steps} slices")
+
+
+def check_result_shape(m: Message, rid: int) -> None:
+    assert m["type"] == "result" and m["id"] == rid
+    assert m["verdict"] in ("solved", "unsolvable", "unknown")
+    assert isinstance(m["nodes"], int) and m["nodes"] >= 0
+    assert isinstance(m["ms"], int) and m["ms"] >= 0
+    assert isinstance(m["moves"], list)
+    assert m["hint"] is None or set(m["hint"]) == {"from", "to", "count"}
+    if m["verdict"] == "solved":
+        assert m["difficulty"] == difficulty(m["nodes"])
+    else:
+        assert m["moves"] == [] and m["difficulty"] is None
+
+
+def replay_moves(pos: Position, moves: list[Any]) -> Position:
+    for i, data in enumerate(moves):
+        move = Move.from_json(data)
+        refusal = check_move(pos, move, FREECELL)
+        assert refusal is None, f"move {i + 1} ({move.text()}) is illegal: {refusal}"
+        pos = apply_move(pos, move)
+    return pos
+
+
+def is_error(msgs: list[Message], rid: object = None) -> bool:
+    return len(msgs) == 1 and msgs[0]["type"] == "error" and msgs[0]["id"] == rid
+
+
+# --- ping, solve, result --------------------------------------------------------------
+
+
+def test_ping_pong() -> None:
+    s = Service()
+    assert receive(s, json.dumps({"type": "ping", "id": 8})) == [{"type": "pong", "id": 8}]
+    assert receive(s, json.dumps({"type": "ping", "id": 0})) == [{"type": "pong", "id": 0}]
+    assert not s.busy and s.step() == []
+
+
+def test_idle_service_does_nothing() -> None:
+    s = Service()
+    assert not s.busy
+    assert s.step() == []
+
+
+def test_solve_deal_1_to_a_solution_that_replays() -> None:
+    s = Service()
+    start = Position.deal(1)
+    assert receive(s, solve_text(7, start.to_text())) == []  # nothing to say until it is done
+    assert s.busy
+    _, result = drive(s)
+    check_result_shape(result, 7)
+    assert result["verdict"] == "solved"
+    assert result["moves"], "a fresh deal needs moves"
+    assert replay_moves(start, result["moves"]).is_won()
+    assert result["hint"] == result["moves"][0]
+    assert result["difficulty"] in ("easy", "medium", "hard")
+    # the service is free again: a ping is answered, a cancel of the finished id says nothing
+    assert receive(s, json.dumps({"type": "ping", "id": 9})) == [{"type": "pong", "id": 9}]
+    assert receive(s, json.dumps({"type": "cancel", "id": 7})) == []
+
+
+def test_solve_runs_in_slices() -> None:
+    """One step is one slice of SLICE_NODES nodes: a hard search takes many steps, with progress."""
+    s = Service()
+    receive(s, solve_text(3, deal_board(UNSOLVABLE_DEAL), budget_ms=MAX_BUDGET_MS))
+    nodes = []
+    for i in range(1, 2 * PROGRESS_EVERY + 1):
+        out = s.step()
+        check_messages(out)
+        if i % PROGRESS_EVERY:
+            assert out == [], f"slice {i} said {out}"
+        else:
+            assert len(out) == 1 and out[0]["type"] == "progress" and out[0]["id"] == 3, out
+            nodes.append(out[0]["nodes"])
+    assert nodes == [PROGRESS_EVERY * SLICE_NODES, 2 * PROGRESS_EVERY * SLICE_NODES]
+    assert s.busy
+
+
+def test_solve_of_a_won_position() -> None:
+    won = Position(tuple(() for _ in range(8)), (None,) * 4, (13, 13, 13, 13))
+    s = Service()
+    receive(s, solve_text(1, won.to_text()))
+    _, result = drive(s)
+    check_result_shape(result, 1)
+    assert result["verdict"] == "solved" and result["moves"] == [] and result["hint"] is None
+
+
+def test_default_budget_and_rules() -> None:
+    """budget_ms and rules may be left out (3 s, classic rules)."""
+    s = Service()
+    assert receive(s, json.dumps({"type": "solve", "id": 4, "board": deal_board(1)})) == []
+    _, result = drive(s)
+    check_result_shape(result, 4)
+    assert result["verdict"] == "solved"
+
+
+def test_other_rules_are_used() -> None:
+    """A board with three free cells is read and solved under those rules."""
+    rules = Rules(free_cells=3)
+    start = Position.deal(1, rules)
+    s = Service()
+    assert receive(s, solve_text(2, start.to_text(), rules=rules.to_json())) == []
+    _, result = drive(s)
+    check_result_shape(result, 2)
+    assert result["verdict"] == "solved"
+    pos = start
+    for data in result["moves"]:
+        move = Move.from_json(data)
+        assert check_move(pos, move, rules) is None, move.text()
+        pos = apply_move(pos, move)
+    assert pos.is_won()
+
+
+# --- only the newest request ----------------------------------------------------------------
+
+
+def test_new_solve_cancels_the_previous_one() -> None:
+    s = Service()
+    assert receive(s, solve_text(1, deal_board(UNSOLVABLE_DEAL), budget_ms=MAX_BUDGET_MS)) == []
+    s.step()
+    assert receive(s, solve_text(2, deal_board(1))) == [{"type": "cancelled", "id": 1}]
+    _, result = drive(s)
+    check_result_shape(result, 2)
+    assert result["verdict"] == "solved"
+    assert replay_moves(Position.deal(1), result["moves"]).is_won()
+
+
+def test_cancel_stops_the_search() -> None:
+    s = Service()
+    receive(s, solve_text(5, deal_board(UNSOLVABLE_DEAL), budget_ms=MAX_BUDGET_MS))
+    s.step()
+    assert receive(s, json.dumps({"type": "cancel", "id": 5})) == [{"type": "cancelled", "id": 5}]
+    assert not s.busy
+    assert s.step() == []
+    assert receive(s, json.dumps({"type": "cancel", "id": 5})) == []  # once only
+
+
+def test_cancel_before_any_slice() -> None:
+    s = Service()
+    receive(s, solve_text(6, deal_board(1)))
+    assert receive(s, json.dumps({"type": "cancel", "id": 6})) == [{"type": "cancelled", "id": 6}]
+    assert s.step() == []
+
+
+def test_stale_ids_are_ignored() -> None:
+    s = Service()
+    # a cancel when nothing runs
+    assert receive(s, json.dumps({"type": "cancel", "id": 1})) == []
+    receive(s, solve_text(1, deal_board(UNSOLVABLE_DEAL), budget_ms=MAX_BUDGET_MS))
+    assert receive(s, solve_text(2, deal_board(1))) == [{"type": "cancelled", "id": 1}]
+    # a cancel of the replaced request, and of an id never seen, change nothing
+    assert receive(s, json.dumps({"type": "cancel", "id": 1})) == []
+    assert receive(s, json.dumps({"type": "cancel", "id": 99})) == []
+    assert s.busy
+    progress, result = drive(s)
+    assert all(m["id"] == 2 for m in progress)
+    check_result_shape(result, 2)  # the result is about the newest request only
+    assert result["verdict"] == "solved"
+
+
+def test_a_bad_solve_still_cancels_the_one_before() -> None:
+    s = Service()
+    receive(s, solve_text(1, deal_board(1)))
+    out = receive(s, solve_text(2, "nonsense"))
+    assert [m["type"] for m in out] == ["cancelled", "error"]
+    assert out[0]["id"] == 1 and out[1]["id"] == 2
+    assert not s.busy and s.step() == []
+
+
+# --- bad messages ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "not json",
+        "{",
+        "[1, 2]",
+        "42",
+        "null",
+        '"solve"',
+        "[" * 5000 + "]" * 5000,  # deeper than the JSON reader goes
+        '{"type": "solve", "board": "x"}',  # no id
+        '{"type": "ping"}',
+        '{"type": "cancel", "id": null}',
+        '{"type": "ping", "id": true}',  # a bool is not an id
+        '{"type": "solve", "id": false, "board": "x"}',
+        '{"type": "ping", "id": -1}',
+        '{"type": "ping", "id": 9007199254740992}',  # 2**53
+        '{"type": "ping", "id": 1.5}',
+        '{"type": "ping", "id": "7"}',
+        '{"type": "ping", "id": NaN}',
+        '{"type": "ping", "id": [1]}',
+    ],
+    ids=lambda t: repr(t[:40]),
+)
+def test_bad_messages_give_an_error_without_an_id(text: str) -> None:
+    s = Service()
+    out = receive(s, text)
+    assert is_error(out), out
+    assert not s.busy
+
+
+@pytest.mark.parametrize("value", [None, b'{"type": "ping", "id": 1}', 42, {"type": "ping", "id": 1}])
+def test_non_text_gives_an_error(value: Any) -> None:
+    out = receive(Service(), value)
+    assert is_error(out), out
+
+
+def test_huge_text_gives_an_error() -> None:
+    s = Service()
+    text = json.dumps({"type": "ping", "id": 1, "pad": "x" * MAX_MESSAGE})
+    assert len(text) > MAX_MESSAGE
+    assert is_error(receive(s, text))
+    # the longest accepted message is still read
+    pad = MAX_MESSAGE - len(json.dumps({"type": "ping", "id": 1, "pad": ""}))
+    assert receive(s, json.dumps({"type": "ping", "id": 1, "pad": "x" * pad})) == [{"type": "pong", "id": 1}]
+
+
+@pytest.mark.parametrize("kind", ["frobnicate", "result", "ready", "", None, 3])
+def test_unknown_type_gives_an_error_with_the_id(kind: object) -> None:
+    s = Service()
+    out = receive(s, json.dumps({"type": kind, "id": 3}))
+    assert is_error(out, 3), out
+    assert repr(kind) in out[0]["message"]
+
+
+def test_unknown_type_without_id() -> None:
+    out = receive(Service(), json.dumps({"type": "frobnicate"}))
+    assert is_error(out, None), out
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        "nonsense",
+        "",
+        42,
+        None,
+        ["AS"],
+        Position.deal(5).to_text().replace("AS", "AH"),  # a card twice, one missing
+        "\n".join(Position.deal(5).to_text().splitlines()[:-1]),  # seven columns
+        "x" * 15_000,
+    ],
+    ids=["nonsense", "empty", "number", "null", "list", "duplicate", "seven-columns", "long"],
+)
+def test_bad_board_gives_an_error(board: object) -> None:
+    s = Service()
+    out = receive(s, solve_text(4, board))
+    assert is_error(out, 4), out
+    assert not s.busy
+
+
+def test_missing_board_gives_an_error() -> None:
+    s = Service()
+    out = receive(s, json.dumps({"type": "solve", "id": 4}))
+    assert is_error(out, 4), out
+
+
+@pytest.mark.parametrize("budget", [0, -5, MAX_BUDGET_MS + 1, 10**30, "3000", True, 1.5, None, [3000]])
+def test_bad_budget_gives_an_error(budget: object) -> None:
+    s = Service()
+    out = receive(s, solve_text(4, deal_board(1), budget_ms=budget))
+    assert is_error(out, 4), out
+    assert not s.busy
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "classic",
+        [],
+        None,
+        {"free_cells": 9},
+        {"free_cells": True},
+        {"free_cells": "4"},
+        {"columns": 0},
+        {"build": "sideways"},
+        {"empty_column": "queens"},
+        {"foundation_return": "yes"},
+        {"bogus": 1},
+        {"columns": 7},  # a legal rule, but the board has eight columns
+    ],
+    ids=repr,
+)
+def test_bad_rules_give_an_error(rules: object) -> None:
+    s = Service()
+    text = json.dumps({"type": "solve", "id": 4, "board": deal_board(1), "rules": rules})
+    out = receive(s, text)
+    assert is_error(out, 4), out
+    assert not s.busy
+
+
+# Any text at all, and any object made of the protocol's keys with odd values:
+# the service answers with a list of well-formed messages and never raises.
+_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+_messages = st.fixed_dictionaries(
+    {},
+    optional={
+        "type": st.sampled_from(["solve", "cancel", "ping", "result", "x"]) | _values,
+        "id": st.integers(-3, 2**54) | _values,
+        "board": st.sampled_from([deal_board(1), "nonsense", ""]) | _values,
+        "rules": st.just(FREECELL.to_json()) | _values,
+        "budget_ms": st.integers(-10, 70_000) | _values,
+    },
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.text(max_size=200), _messages.map(json.dumps)))
+def test_any_message_is_answered_without_raising(text: str) -> None:
+    s = Service()
+    receive(s, text)
+    for _ in range(3):  # a few slices of whatever it accepted
+        check_messages(s.step())
+    receive(s, json.dumps({"type": "ping", "id": 1}))
+
+
+# --- budgets, verdicts, hints -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("deal", [UNSOLVABLE_DEAL, 617])
+def test_budget_exhaustion_gives_unknown_and_a_legal_hint(deal: int) -> None:
+    s = Service()
+    start = Position.deal(deal)
+    receive(s, solve_text(9, start.to_text(), budget_ms=1))
+    _, result = drive(s)
+    check_result_shape(result, 9)
+    assert result["verdict"] == "unknown"
+    assert result["moves"] == [] and result["difficulty"] is None
+    assert 0 < result["nodes"] <= 2 * SLICE_NODES  # it stopped after a slice or so
+    # after a slice the search has a best state, so there is a move to suggest
+    assert result["hint"] is not None
+    move = Move.from_json(result["hint"])
+    assert check_move(start, move, FREECELL) is None, move.text()
+
+
+@pytest.mark.slow
+def test_deal_11982_is_unsolvable_with_no_hint() -> None:
+    s = Service()
+    receive(s, solve_text(11, deal_board(UNSOLVABLE_DEAL), budget_ms=MAX_BUDGET_MS))
+    progress, result = drive(s)
+    check_result_shape(result, 11)
+    assert result["verdict"] == "unsolvable", result
+    assert result["hint"] is None and result["moves"] == [] and result["difficulty"] is None
+    assert progress, "a long search reports progress"
+    counts = [m["nodes"] for m in progress]
+    assert counts == sorted(counts) and counts[-1] <= result["nodes"]
+    assert all(m["id"] == 11 for m in progress)
+
+
+# --- difficulty ----------------------------------------------------------------------------------
+
+
+def test_difficulty_label() -> None:
+    assert difficulty(0) == "easy"
+    assert difficulty(399) == "easy"
+    assert difficulty(400) == "medium"
+    assert difficulty(3999) == "medium"
+    assert difficulty(4000) == "hard"
+    assert difficulty(10**9) == "hard"
+
+
+@pytest.mark.parametrize("deal", [1, 617])
+def test_difficulty_of_a_solved_deal(deal: int) -> None:
+    s = Service()
+    receive(s, solve_text(1, deal_board(deal)))
+    _, result = drive(s)
+    assert result["verdict"] == "solved"
+    assert result["difficulty"] == difficulty(result["nodes"])
+    # the label grows with the effort: deal 617 is harder than deal 1
+    if deal == 1:
+        assert result["difficulty"] == "easy"
+    else:
+        assert result["difficulty"] in ("medium", "hard")
