@@ -42,8 +42,9 @@ from .rules import FREECELL, Build, EmptyColumn, Rules
 
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
 # Orders of the search, taken in turn: (weight of the estimate against the moves
-# made, weight of the cards lying on top of the next cards for the foundations).
-ORDERS: tuple[tuple[float, float], ...] = ((2.5, 0.5), (2.5, 1.0), (2.0, 1.0))
+# made, weight of the cards lying on top of the next cards for the foundations
+# [, weight of the free space: empty free cells + 2 x empty columns]).
+ORDERS: tuple[tuple[float, ...], ...] = ((2.5, 0.5), (2.5, 1.0), (2.0, 1.0), (3.0, 1.0, 2.0))
 MAX_STATES = 400_000  # memory cap: about 200 MB of search tables in CPython (~500 B a state)
 
 # A move inside the search: (src kind, src index, dst kind, dst index, count)
@@ -94,7 +95,7 @@ class Solver:
 
     def __init__(self, position: Position, rules: Rules = FREECELL,
                  max_states: int = MAX_STATES,
-                 orders: tuple[tuple[float, float], ...] = ORDERS) -> None:
+                 orders: tuple[tuple[float, ...], ...] = ORDERS) -> None:
         position.validate(rules)
         self.position = position
         self.rules = rules
@@ -217,8 +218,12 @@ class Solver:
         self._seen.add(key)
         base, depth = self._estimate(n)
         self._counter += 1
-        for heap, (weight, depth_weight) in zip(self._heaps, self.orders, strict=True):
-            heapq.heappush(heap, (n.g + weight * (base + depth_weight * depth), self._counter, n))
+        space = 0
+        if any(len(o) > 2 for o in self.orders):
+            space = n.cells.count(-1) + 2 * sum(1 for c in n.cols if not c)
+        for heap, order in zip(self._heaps, self.orders, strict=True):
+            h_o = base + order[1] * depth - (order[2] * space if len(order) > 2 else 0)
+            heapq.heappush(heap, (n.g + order[0] * h_o, self._counter, n))
         h = base + self.orders[0][1] * depth
         if n.parent is not None and (self._best is None or h < self._best[0]):
             self._best = (h, n)
