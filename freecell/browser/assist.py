@@ -79,7 +79,7 @@ class Assist:
 
     def answered(self, pos: Position, reply: Reply) -> None:
         self.asking = None
-        if reply.get("type") == "result":
+        if reply.get("type") == "result" and reply.get("verdict") != "unknown":
             self.remember(pos, reply)
         if pos != self.app.game.position:
             return
@@ -222,9 +222,11 @@ class Assist:
         q('[data-role="hint-text"]').textContent = text
         bar.hidden = False
 
-    def unavailable(self) -> None:
-        self.asking = None
-        if self.wants_hint:
+    def unavailable(self, first: bool, dead: bool) -> None:
+        """The worker failed: say so once; it is replaced and asked again unless ``dead``."""
+        if dead:
+            self.asking = None
+        if self.wants_hint and (first or dead):
             self.wants_hint = False
             self.show_bar("unavailable", self.app.cat.t("hint.unavailable"))
 

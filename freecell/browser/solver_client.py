@@ -5,8 +5,11 @@ Pyodide.  It is started once the page's runtime is up (so the runtime files
 come from the cache, not downloaded twice).  Every request carries an id and
 the position it is about; a reply whose id is not the current one is dropped.
 A worker that reports a fatal error, or sends nothing for
-:data:`SILENCE_MS` while it owes a reply, is terminated and replaced; the page
-is told once (``on_unavailable``) and play goes on.
+:data:`SILENCE_MS` while it owes a reply, is terminated and replaced after a
+growing delay, and the request it owed is sent again; the page is told
+(``on_unavailable(first, dead)``) so that it says "hint unavailable" at most
+once.  After :data:`MAX_FAILURES` failures in a row the client gives up and
+answers every request with an error at once: play goes on without hints.
 """
 
 from __future__ import annotations
@@ -23,12 +26,14 @@ from ..rules import Rules
 
 SILENCE_MS = 8000
 WORKER_URL = "./static/solver-worker.js"
+MAX_FAILURES = 4  # in a row, without a result in between: then hints stay off
+FIRST_RETRY_MS = 500  # doubled after each failure
 
 Reply = dict[str, Any]
 
 
 class SolverClient:
-    def __init__(self, on_unavailable: Callable[[], None]) -> None:
+    def __init__(self, on_unavailable: Callable[[bool, bool], None]) -> None:
         self.worker: Any = None
         self.ready = False
         self.next_id = 1
@@ -38,6 +43,9 @@ class SolverClient:
         self.on_unavailable = on_unavailable
         self.told_unavailable = False
         self.restarts = 0
+        self.failures = 0
+        self.dead = False
+        self.last_text: str | None = None
         self._watchdog: Any = None
         self._on_message = create_proxy(self._message)
         self._on_error = create_proxy(self._error)
@@ -51,20 +59,35 @@ class SolverClient:
         self.ready = False
 
     def restart(self) -> None:
-        """Replace a worker that crashed or stopped answering."""
+        """Replace a worker that crashed or stopped answering (after a growing delay)."""
         if self.worker is not None:
+            self.worker.removeEventListener("message", self._on_message)
+            self.worker.removeEventListener("error", self._on_error)
             self.worker.terminate()
+            self.worker = None
+        self.ready = False
+        self._disarm()
         self.restarts += 1
-        if not self.told_unavailable:
-            self.told_unavailable = True
-            self.on_unavailable()
-        self.start()
+        self.failures += 1
+        first = not self.told_unavailable
+        self.told_unavailable = True
         if self.current is not None and self.pending is None:
-            self.current = None  # the lost request is not sent again
-            self.callback = None
+            self.pending = self.last_text  # owed: ask the next worker again
+        if self.failures > MAX_FAILURES:
+            self.dead = True
+            callback = self.callback
+            self.current, self.callback, self.pending = None, None, None
+            self.on_unavailable(first, True)
+            if callback is not None:
+                callback({"type": "error", "message": "no solver"})
+            return
+        self.on_unavailable(first, False)
+        delay = FIRST_RETRY_MS * 2 ** (self.failures - 1)
+        window.setTimeout(create_once_callable(lambda *_: self.start()), delay)
 
     def _error(self, _event: Any) -> None:
-        self.restart()
+        if self.worker is not None:
+            self.restart()
 
     # --- requests ---------------------------------------------------------
     def solve(self, pos: Position, rules: Rules, budget_ms: int,
@@ -72,10 +95,14 @@ class SolverClient:
         """Ask for a verdict on ``pos``; any earlier request is cancelled."""
         rid = self.next_id
         self.next_id += 1
+        if self.dead:
+            callback({"type": "error", "id": rid, "message": "no solver"})
+            return rid
         self.current = rid
         self.callback = callback
         text = json.dumps({"type": "solve", "id": rid, "board": pos.to_text(),
                            "rules": rules.to_json(), "budget_ms": budget_ms})
+        self.last_text = text
         if self.ready:
             self.worker.postMessage(text)
             self._arm()
@@ -103,7 +130,7 @@ class SolverClient:
 
     def _silent(self, *_: Any) -> None:
         self._watchdog = None
-        if self.current is not None:
+        if self.current is not None and self.worker is not None:
             self.restart()
 
     def _message(self, event: Any) -> None:
@@ -133,6 +160,8 @@ class SolverClient:
             return
         if kind in ("result", "error"):
             self._disarm()
+            if kind == "result":
+                self.failures = 0
             callback = self.callback
             self.current = None
             self.callback = None

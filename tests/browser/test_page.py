@@ -611,9 +611,18 @@ def test_rules_panel_opens_and_closes(page: Any, site: str) -> None:
 
 
 @browser
-def test_hint_button_is_disabled(page: Any, site: str) -> None:
+def test_hint_button_is_enabled_and_shows_the_hint_bar(page: Any, site: str) -> None:
     open_page(page, deal_url(site, DEAL))
-    expect(page.locator("[data-action=hint]").first).to_be_disabled()
+    hint = page.locator(".actionbar [data-action=hint]")
+    expect(hint).to_be_enabled()
+    bar = panel(page, "hint")
+    expect(bar).to_be_hidden()
+    hint.click()
+    expect(bar).to_be_visible(timeout=STEP_TIMEOUT)
+    expect(bar).to_have_attribute(
+        "data-state", re.compile(r"^(searching|found|fallback|unsolvable|unavailable)$")
+    )
+    expect(bar.locator("[data-role=hint-text]")).not_to_have_text(re.compile(r"^\s*$"))
 
 
 # --- network -----------------------------------------------------------------------------------

@@ -1,0 +1,777 @@
+"""Hints, winnability and Finish in real Chromium, with the solver in its Web Worker.
+
+Written against the page's hooks (README, "Hooks"): ``.actionbar
+[data-action=hint|finish|new]`` (keys ``H`` and ``F``), the hint bar
+``[data-panel=hint]`` with ``data-state`` (``searching``, ``found``,
+``unsolvable``, ``fallback``, ``unavailable``) and ``[data-role=hint-text]``,
+``data-hint="from"|"to"`` on the hinted piles' ``rect.pile`` and on the
+moving cards and the destination's top card, ``[data-status=winnable]`` with
+``data-value`` ``yes``/``no``/``unknown``.
+
+Two things are recorded in the page from the start (``add_init_script``, so
+nothing is missed and nothing is polled from Python):
+
+* the traffic with the solver worker: ``window.Worker`` is replaced by a
+  subclass that logs every message the page posts and every message the
+  worker sends (``window.__fc.worker``), and keeps the worker objects.  It
+  only watches; the page's own listeners get every event as before.  With it
+  a test knows when the worker is ready, which request is in flight, and can
+  hand the page a late reply with an old id;
+* every state of the hint bar (``window.__fc.bar``: state, hidden, text,
+  moves counter and the marks at that moment), and any text on the page
+  matching "lost" (``window.__fc.lost``).
+
+Every hinted move read from the marks is checked with
+``freecell.engine.check_move`` against the position the game is in.
+
+Runtime: each page boots Pyodide twice (page, then worker), 5-15 s; about
+2.5 minutes in all on two cores.  The killed-worker tests wait out the 8 s
+watchdog (once, and twice).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from freecell.cards import card_text
+from freecell.engine import apply_move, can_finish, check_move, is_stuck, moving_cards
+from freecell.game import Game
+from freecell.piles import FOUNDATION, Move, Pile
+from freecell.position import Position
+from freecell.rules import FREECELL
+from freecell.solver import SOLVED, Solver
+
+from .helpers import (
+    STEP_TIMEOUT,
+    board_from_parts,
+    board_url,
+    deal_url,
+    expect_layout,
+    expect_status,
+    open_page,
+    play_move_on_page,
+    status_value,
+)
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the browser tests cannot run without Playwright (see conftest.py)
+    expect = None  # type: ignore[assignment]
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKER_TIMEOUT = 120_000  # ms: the worker boots its own Pyodide after the page's, slow on a busy machine
+ANSWER_TIMEOUT = 60_000  # ms: a search with the page's 3 s budget, once the worker runs
+WATCHDOG_TIMEOUT = 40_000  # ms: the client's 8 s of silence, and the new worker's boot
+RESPONSIVE_MS = 250  # pointerup to the card's new pile while the worker searches: generous
+UNSOLVABLE_DEAL = 11982
+# Tap-tap moves on deal 11982, one after the other (2H to free cell a, 6D to free cell b,
+# 2H onto 3S): the solver needs more than 45,000 nodes to settle each position they
+# lead to, so every search the page starts runs for seconds.
+HARD_MOVES = ("5a", "5b", "a4")
+
+
+def _module_constant(path: str, name: str) -> Any:
+    """A constant of a page module (those import ``js``, so they are read, not imported)."""
+    tree = ast.parse((ROOT / path).read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise AssertionError(f"{name} not found in {path}")
+
+
+FINISH_STEP_MS = _module_constant("freecell/browser/assist.py", "FINISH_STEP_MS")
+
+# --- boards -----------------------------------------------------------------------------
+
+# The sixes are home; every other card lies in order under its own suit: Finish
+# can send all 28 home, one at a time, from column bottoms only.
+FINISH_BOARD = board_from_parts(
+    {1: "KC QC JC TC", 2: "KD QD JD TD", 3: "KH QH JH TH", 4: "KS QS JS TS",
+     5: "9C 8C 7C", 6: "9D 8D 7D", 7: "9H 8H 7H", 8: "9S 8S 7S"},
+    foundations=(6, 6, 6, 6),
+)
+# The same, but the jack of clubs lies on the ten: not finishable as it stands.
+NOT_FINISH_BOARD = board_from_parts(
+    {1: "KC QC TC JC", 2: "KD QD JD TD", 3: "KH QH JH TH", 4: "KS QS JS TS",
+     5: "9C 8C 7C", 6: "9D 8D 7D", 7: "9H 8H 7H", 8: "9S 8S 7S"},
+    foundations=(6, 6, 6, 6),
+)
+
+# Reached by play from deal 2: winnable (the solver needs about 40 nodes), but
+# the jack of hearts into free cell b (4b) fills the last cell and leaves a
+# position that is not dead (two moves remain) and cannot be won (proved in a
+# handful of nodes).
+TIGHT_BOARD = Position.from_text(
+    "Foundations: H-0 C-0 D-A S-A\n"
+    "Freecells: 7D - 3S 5S\n"
+    ": QD 4D TD 7S AH 3H\n"
+    ": QC JD JC 9D 9S\n"
+    ": KC JS 8C KS TC 7H TH\n"
+    ": 3C 6H 6C 7C 2S 3D JH\n"
+    ": 4C QS 8S 6S 5H\n"
+    ": 2C 6D 4S 4H TS 8D\n"
+    ": KD 2D 5D AC 9H KH\n"
+    ": 5C 9C QH 8H 2H\n"
+)
+LOSING_MOVE = Move.parse("4b")
+
+
+# --- what is recorded in the page ---------------------------------------------------------
+
+INIT_JS = r"""
+(() => {
+  const rec = window.__fc = {worker: [], workers: [], bar: [], lost: []};
+  const now = () => performance.now();
+  const Native = window.Worker;
+  if (Native) {
+    window.Worker = class extends Native {
+      constructor(url, opts) {
+        super(url, opts);
+        const n = rec.workers.push({url: String(url), obj: this}) - 1;
+        this.__fcIndex = n;
+        this.addEventListener('message', (e) =>
+          rec.worker.push({dir: 'in', n, t: now(), data: e.data, synthetic: !e.isTrusted}));
+        this.addEventListener('error', () =>
+          rec.worker.push({dir: 'in', n, t: now(), data: {type: 'worker-error'}, synthetic: false}));
+      }
+      postMessage(msg, ...rest) {
+        let data = msg;
+        if (typeof msg === 'string') { try { data = JSON.parse(msg); } catch (e) { /* as is */ } }
+        rec.worker.push({dir: 'out', n: this.__fcIndex, t: now(), data});
+        return super.postMessage(msg, ...rest);
+      }
+      terminate() {
+        rec.worker.push({dir: 'terminate', n: this.__fcIndex, t: now(), data: null});
+        return super.terminate();
+      }
+    };
+  }
+  // The id of the solve request the current worker is working on, or null.
+  rec.inFlight = () => {
+    const n = rec.workers.length - 1;
+    if (n < 0) return null;
+    const log = rec.worker.filter(e => e.n === n);
+    let ready = false, current = null;
+    for (const e of log) {
+      const d = e.data || {};
+      if (e.dir === 'terminate') return null;
+      if (e.dir === 'in' && d.type === 'ready') ready = true;
+      if (e.dir === 'in' && d.type === 'worker-error') return null;
+      if (e.dir === 'out' && d.type === 'solve' && ready) current = d.id;
+      if (e.dir === 'out' && d.type === 'cancel' && d.id === current) current = null;
+      if (e.dir === 'in' && !e.synthetic && ['result', 'error', 'cancelled'].includes(d.type)
+          && d.id === current) current = null;
+    }
+    return current;
+  };
+  const snapshot = () => {
+    const bar = document.querySelector('[data-panel="hint"]');
+    const text = document.querySelector('[data-role="hint-text"]');
+    const moves = document.querySelector('[data-status="moves"]');
+    const marks = (sel) => Array.from(document.querySelectorAll(sel)).map(
+      el => [el.getAttribute('data-pile'), el.getAttribute('data-hint')]);
+    rec.bar.push({
+      t: now(), state: bar.getAttribute('data-state'), hidden: bar.hidden,
+      text: text ? text.textContent : '', moves: moves ? moves.getAttribute('data-value') : '',
+      piles: marks('svg#table rect.pile[data-hint]'),
+      cards: Array.from(document.querySelectorAll('svg#table g.card[data-hint]')).map(
+        el => [el.getAttribute('data-card'), el.getAttribute('data-hint')]),
+    });
+  };
+  const lostCheck = () => {
+    const text = (document.body ? document.body.textContent : '') + ' ' + document.title;
+    const m = text.match(/[^.\n]{0,40}\blost\b[^.\n]{0,40}/i);
+    if (m) rec.lost.push(m[0]);
+  };
+  const watch = () => {
+    const bar = document.querySelector('[data-panel="hint"]');
+    if (bar) {
+      new MutationObserver(snapshot).observe(bar, {
+        attributes: true, attributeFilter: ['data-state', 'hidden'],
+        childList: true, characterData: true, subtree: true});
+    }
+    new MutationObserver(lostCheck).observe(document.documentElement, {
+      childList: true, characterData: true, subtree: true});
+  };
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', watch, {once: true});
+  } else {
+    watch();
+  }
+})();
+"""
+
+
+def open_recorded(page: Any, url: str) -> None:
+    page.add_init_script(INIT_JS)
+    open_page(page, url)
+
+
+def worker_log(page: Any) -> list[dict[str, Any]]:
+    return page.evaluate(
+        """() => window.__fc.worker.filter(e => window.__fc.workers[e.n].url.includes('solver-worker'))
+                 .map(e => ({dir: e.dir, n: e.n, t: e.t, data: e.data, synthetic: !!e.synthetic}))"""
+    )
+
+
+def bar_log(page: Any) -> list[dict[str, Any]]:
+    return page.evaluate("() => window.__fc.bar")
+
+
+def wait_search_in_flight(page: Any, timeout: float = WORKER_TIMEOUT) -> int:
+    """Wait until the worker is up and working on a solve request; its id."""
+    page.wait_for_function("() => window.__fc.inFlight() !== null", timeout=timeout)
+    return int(page.evaluate("() => window.__fc.inFlight()"))
+
+
+def wait_reply(page: Any, rid: int, timeout: float = ANSWER_TIMEOUT) -> dict[str, Any]:
+    """Wait for the worker's reply (result, error or cancelled) to request ``rid``."""
+    page.wait_for_function(
+        """(rid) => window.__fc.worker.some(e => e.dir === 'in' && !e.synthetic && e.data
+                     && ['result', 'error', 'cancelled'].includes(e.data.type) && e.data.id === rid)""",
+        arg=rid, timeout=timeout,
+    )
+    replies = [e["data"] for e in worker_log(page)
+               if e["dir"] == "in" and not e["synthetic"] and (e["data"] or {}).get("id") == rid
+               and e["data"]["type"] in ("result", "error", "cancelled")]
+    return replies[0]
+
+
+def last_solve_id(page: Any) -> int:
+    ids = [e["data"]["id"] for e in worker_log(page) if e["dir"] == "out" and e["data"]["type"] == "solve"]
+    assert ids, "the page never asked the worker anything"
+    return int(ids[-1])
+
+
+def hint_bar(page: Any) -> Any:
+    return page.locator("[data-panel=hint]")
+
+
+def press_hint(page: Any) -> None:
+    page.locator(".actionbar [data-action=hint]").click()
+
+
+def expect_bar_state(page: Any, states: str, timeout: float = ANSWER_TIMEOUT) -> str:
+    """Wait until the bar is shown in one of ``states`` (``"found|fallback"``); the state."""
+    bar = hint_bar(page)
+    expect(bar).to_be_visible(timeout=timeout)
+    expect(bar).to_have_attribute("data-state", re.compile(f"^({states})$"), timeout=timeout)
+    state = bar.get_attribute("data-state")
+    assert state is not None
+    return state
+
+
+def read_marks(page: Any) -> dict[str, list[str]]:
+    return page.evaluate(
+        """() => {
+             const sel = (s) => Array.from(document.querySelectorAll(s));
+             return {
+               from: sel('svg#table rect.pile[data-hint="from"]').map(e => e.getAttribute('data-pile')),
+               to: sel('svg#table rect.pile[data-hint="to"]').map(e => e.getAttribute('data-pile')),
+               fromCards: sel('svg#table g.card[data-hint="from"]').map(e => e.getAttribute('data-card')),
+               toCards: sel('svg#table g.card[data-hint="to"]').map(e => e.getAttribute('data-card')),
+               other: sel('[data-hint]').map(e => e.getAttribute('data-hint'))
+                        .filter(v => v !== 'from' && v !== 'to'),
+             };
+           }"""
+    )
+
+
+def marked_move(pos: Position, marks: dict[str, list[str]]) -> Move:
+    """The move the marks show, checked against ``pos``: legal, and the marked cards are its cards."""
+    assert len(marks["from"]) == 1 and len(marks["to"]) == 1, f"one pile each way: {marks}"
+    assert marks["other"] == [], marks
+    count = len(marks["fromCards"])
+    assert count >= 1, f"no card marked as moving: {marks}"
+    move = Move(Pile.parse(marks["from"][0]), Pile.parse(marks["to"][0]), count)
+    refusal = check_move(pos, move, FREECELL)
+    assert refusal is None, f"the hinted move {move.text()} is illegal here: {refusal}\n{pos.to_text()}"
+    assert sorted(marks["fromCards"]) == sorted(card_text(c) for c in moving_cards(pos, move)), marks
+    if move.dst.kind == FOUNDATION:
+        suit = moving_cards(pos, move)[0] & 3
+        below = [card_text((pos.foundations[suit] - 1) * 4 + suit)] if pos.foundations[suit] else []
+        assert marks["toCards"] == below, marks
+    else:
+        col = pos.columns[move.dst.index] if move.dst.kind == 0 else ()
+        assert marks["toCards"] == ([card_text(col[-1])] if col else []), marks
+    return move
+
+
+def expect_no_marks(page: Any) -> None:
+    expect(page.locator("[data-hint]")).to_have_count(0, timeout=STEP_TIMEOUT)
+
+
+def expect_never_lost(page: Any) -> None:
+    lost = page.evaluate("() => window.__fc.lost")
+    assert lost == [], f"the page said the player lost: {lost}"
+    assert not re.search(r"\blost\b", page.locator("body").inner_text(), re.IGNORECASE)
+
+
+def legal_playable(game: Game, moves: list[Move]) -> list[Move]:
+    return [m for m in moves if m.dst.kind != FOUNDATION and game.check(m) is None]
+
+
+# --- plain checks of the data (no browser) -------------------------------------------------
+
+
+def test_boards_are_what_these_tests_need() -> None:
+    assert can_finish(FINISH_BOARD) and not FINISH_BOARD.is_won()
+    assert FINISH_BOARD.cards_home() == 24
+    assert not can_finish(NOT_FINISH_BOARD) and not is_stuck(NOT_FINISH_BOARD, FREECELL)
+    tight = Game(position=TIGHT_BOARD)
+    assert Solver(TIGHT_BOARD).solve(max_nodes=5000).verdict == SOLVED
+    assert LOSING_MOVE.dst.kind != FOUNDATION
+    tight.play(LOSING_MOVE)
+    assert not tight.is_stuck()
+    assert Solver(tight.position).solve(max_nodes=5000).verdict == "unsolvable"
+    game = Game(deal=UNSOLVABLE_DEAL)
+    for text in HARD_MOVES:
+        game.play(Move.parse(text))
+    assert isinstance(FINISH_STEP_MS, int) and FINISH_STEP_MS > 0
+
+
+# --- a hint on a fresh deal ------------------------------------------------------------------
+
+
+def test_hint_on_a_fresh_deal_is_legal_and_a_second_press_plays_it(page: Any, site: str) -> None:
+    open_recorded(page, deal_url(site, 1))
+    game = Game(deal=1)
+    expect(page.locator(".actionbar [data-action=hint]")).to_be_enabled()
+    page.locator("body").press("h")  # the key H
+    state = expect_bar_state(page, "found", timeout=WORKER_TIMEOUT)
+    assert state == "found"
+    expect(page.locator("[data-role=hint-text]")).not_to_have_text(re.compile(r"^\s*$"))
+    move = marked_move(Position.deal(1), read_marks(page))
+    # the bar went searching -> found, nothing else in between
+    states = [e["state"] for e in bar_log(page) if not e["hidden"]]
+    assert set(states) <= {"searching", "found"} and states[-1] == "found", states
+    expect_status(page, "moves", 0)
+    # the second press plays it
+    press_hint(page)
+    game.play(move)
+    expect_status(page, "moves", 1)
+    expect_layout(page, game.position)
+    expect(hint_bar(page)).to_be_hidden()
+    expect_no_marks(page)
+    expect_never_lost(page)
+
+
+# --- a move cancels the search; a stale reply never shows ---------------------------------------
+
+
+def test_a_move_cancels_the_search_and_its_reply_never_shows(page: Any, site: str) -> None:
+    open_recorded(page, deal_url(site, UNSOLVABLE_DEAL))
+    game = Game(deal=UNSOLVABLE_DEAL)
+    old = wait_search_in_flight(page)  # the worker is searching the start position
+    press_hint(page)
+    expect_bar_state(page, "searching", timeout=STEP_TIMEOUT)
+    move = Move.parse(HARD_MOVES[0])
+    play_move_on_page(page, game, move)  # at once
+    # when the move hid the bar (the bar's log records the moves counter with each state)
+    t_move = next(e["t"] for e in bar_log(page) if e["moves"] == "1")
+    log = worker_log(page)
+    replies = [e for e in log if e["dir"] == "in" and (e["data"] or {}).get("id") == old]
+    assert not any(e["data"]["type"] == "result" and e["t"] < t_move for e in replies), (
+        "the search of the start ended before the move: the test did not move during a search")
+    # the page cancelled the old search and asked about the new position
+    cancels = [e for e in log if e["dir"] == "out" and e["data"] == {"type": "cancel", "id": old}]
+    assert cancels, "no cancel was sent for the old search"
+    new = last_solve_id(page)
+    assert new != old
+    sent = next(e["data"] for e in log if e["dir"] == "out" and e["data"].get("id") == new)
+    assert Position.from_text(sent["board"]) == game.position
+    # the move hid the bar
+    expect(hint_bar(page)).to_be_hidden()
+    # a late reply about the old position (as if it crossed the cancel) is dropped
+    old_hint = {"from": "5", "to": "4", "count": 1}
+    assert check_move(Position.deal(UNSOLVABLE_DEAL), Move.from_json(old_hint), FREECELL) is None
+    page.evaluate(
+        """([rid, hint]) => {
+             const w = window.freecellApp.assist.client.worker;
+             for (const data of [
+               {type: 'progress', id: rid, nodes: 5},
+               {type: 'result', id: rid, verdict: 'solved', moves: [hint], hint,
+                nodes: 10, ms: 5, difficulty: 'easy'}]) {
+               w.dispatchEvent(new MessageEvent('message', {data}));
+             }
+           }""",
+        [old, old_hint],
+    )
+    # the new position's analysis settles (the worker's reply to the new request)
+    wait_reply(page, new)
+    after = [e for e in bar_log(page) if e["t"] >= t_move]
+    assert after and after[0]["hidden"], after
+    shown = [e for e in after if not e["hidden"]]
+    assert shown == [], f"the bar showed something nobody asked for after the move: {shown}"
+    expect(hint_bar(page)).to_be_hidden()
+    expect_no_marks(page)
+    assert game.moves == 1
+    expect_status(page, "moves", 1)
+    # asked now, the hint is about the new position
+    press_hint(page)
+    state = expect_bar_state(page, "found|fallback|unsolvable")
+    if state != "unsolvable":
+        marked_move(game.position, read_marks(page))
+    # nothing ever showed "found" for the old position
+    for e in bar_log(page):
+        if e["state"] in ("found", "fallback") and not e["hidden"]:
+            assert e["moves"] == "1", f"a hint was shown for the old position: {e}"
+    expect_never_lost(page)
+
+
+# --- deal 11982 ---------------------------------------------------------------------------------
+
+
+def test_deal_11982_gets_the_unsolvable_bar_or_a_fallback_never_lost(page: Any, site: str) -> None:
+    open_recorded(page, deal_url(site, UNSOLVABLE_DEAL))
+    press_hint(page)
+    state = expect_bar_state(page, "unsolvable|fallback", timeout=WORKER_TIMEOUT)
+    bar = hint_bar(page)
+    expect(bar.locator("[data-role=hint-text]")).not_to_have_text(re.compile(r"^\s*$"))
+    if state == "unsolvable":
+        for action in ("undo", "hint", "replay", "new"):
+            expect(bar.locator(f"[data-action={action}]")).to_be_visible()
+        expect_status(page, "winnable", "no")
+    else:
+        # no verdict in the page's budget: a promising move, legal here
+        marked_move(Position.deal(UNSOLVABLE_DEAL), read_marks(page))
+        expect_status(page, "winnable", "unknown")
+    expect_never_lost(page)
+
+
+def test_unsolvable_bar_offers_four_ways_out_and_back_to_winnable(page: Any, site: str) -> None:
+    open_recorded(page, board_url(site, TIGHT_BOARD))
+    expect_status(page, "winnable", "yes", timeout=WORKER_TIMEOUT)
+    bar = hint_bar(page)
+
+    def lose() -> Game:
+        game = Game(position=TIGHT_BOARD)
+        play_move_on_page(page, game, LOSING_MOVE)
+        expect_status(page, "winnable", "no", timeout=ANSWER_TIMEOUT)
+        press_hint(page)
+        assert expect_bar_state(page, "unsolvable") == "unsolvable"
+        for action in ("undo", "hint", "replay", "new", "back-to-winnable"):
+            expect(bar.locator(f"[data-action={action}]")).to_be_visible()
+        expect_no_marks(page)
+        expect_never_lost(page)
+        return game
+
+    def back_at_start() -> None:
+        expect_layout(page, TIGHT_BOARD)
+        expect_status(page, "moves", 0)
+        expect(bar).to_be_hidden()
+        expect_status(page, "winnable", "yes")
+
+    lose()
+    bar.locator("[data-action=undo]").click()
+    back_at_start()
+
+    lose()
+    bar.locator("[data-action=replay]").click()
+    back_at_start()
+
+    lose()
+    bar.locator("[data-action=back-to-winnable]").click()
+    back_at_start()
+
+    game = lose()
+    bar.locator("[data-action=hint]").click()  # asking again says the same
+    expect_bar_state(page, "unsolvable", timeout=STEP_TIMEOUT)
+    expect_layout(page, game.position)
+
+    bar.locator("[data-action=new]").click()
+    expect(bar).to_be_hidden()
+    expect_status(page, "moves", 0)
+    expect(page.locator("[data-status=deal]")).to_have_attribute("data-value", re.compile(r"^[1-9]\d*$"))
+    expect_never_lost(page)
+
+
+# --- the page answers while the worker searches ------------------------------------------------------
+
+LATENCY_JS = """
+() => {
+  const r = window.__lat = {up: [], moved: []};
+  document.addEventListener('pointerup', () => r.up.push(performance.now()), true);
+  new MutationObserver((records) => {
+    const t = performance.now();
+    for (const m of records) r.moved.push([m.target.getAttribute('data-card'), t]);
+  }).observe(document.getElementById('cards'),
+             {subtree: true, attributes: true, attributeFilter: ['data-pile']});
+}
+"""
+
+
+def test_the_page_answers_pointer_input_while_the_worker_searches(page: Any, site: str) -> None:
+    open_recorded(page, deal_url(site, UNSOLVABLE_DEAL))
+    game = Game(deal=UNSOLVABLE_DEAL)
+    page.evaluate(LATENCY_JS)
+    wait_search_in_flight(page)
+    press_hint(page)  # a long search: 11982 has no solution to find
+    expect_bar_state(page, "searching", timeout=STEP_TIMEOUT)
+    delays = []
+    for text in HARD_MOVES:
+        move = Move.parse(text)
+        card = card_text(moving_cards(game.position, move)[0])
+        searching = page.evaluate("() => window.__fc.inFlight()")
+        assert searching is not None, "the worker was not searching before the move"
+        assert play_move_on_page(page, game, move) == "tap-tap"
+        lat = page.evaluate("() => window.__lat")
+        t_card = min(t for c, t in lat["moved"] if c == card and t >= lat["up"][0])
+        t_up = max(t for t in lat["up"] if t <= t_card)
+        # the worker was still on that search when the pointer came up
+        replies = [e for e in worker_log(page)
+                   if e["dir"] == "in" and (e["data"] or {}).get("id") == searching
+                   and e["data"]["type"] == "result"]
+        assert all(e["t"] > t_up for e in replies), "the search ended before the move"
+        delays.append(t_card - t_up)
+        page.evaluate("() => { window.__lat.up = []; window.__lat.moved = []; }")
+    assert max(delays) < RESPONSIVE_MS, f"pointerup to the card's move took {delays} ms"
+
+
+# --- Finish -----------------------------------------------------------------------------------------
+
+HOME_LOG_JS = """
+() => {
+  const r = window.__home = [];
+  const el = document.querySelector('[data-status="home"]');
+  new MutationObserver(() => r.push(Number(el.getAttribute('data-value'))))
+    .observe(el, {attributes: true, attributeFilter: ['data-value']});
+}
+"""
+
+# Wait for running animations to end, then watch the counters for three Finish
+# steps of the page's own clock; every change seen is returned.  A claim that
+# nothing happens needs a window: this is it, measured on the page's clock.
+IDLE_JS = """
+async (window_ms) => {
+  const changes = [];
+  const obs = new MutationObserver((records) => {
+    for (const m of records) changes.push([m.target.getAttribute('data-status'),
+                                           m.target.getAttribute('data-value')]);
+  });
+  for (const name of ['moves', 'home']) {
+    obs.observe(document.querySelector(`[data-status="${name}"]`),
+                {attributes: true, attributeFilter: ['data-value']});
+  }
+  const frame = () => new Promise(r => requestAnimationFrame(() => r()));
+  while (document.getAnimations().some(a => a.playState === 'running')) await frame();
+  const t0 = performance.now();
+  while (performance.now() - t0 < window_ms) await frame();
+  obs.disconnect();
+  return changes;
+}
+"""
+
+
+def finish_button(page: Any) -> Any:
+    return page.locator(".actionbar [data-action=finish]")
+
+
+def new_button(page: Any) -> Any:
+    return page.locator(".actionbar [data-action=new]")
+
+
+def home_count(page: Any) -> int:
+    return int(status_value(page, "home"))
+
+
+def test_finish_shows_exactly_when_every_card_can_go_home_and_runs_to_the_win(
+    page: Any, site: str
+) -> None:
+    open_recorded(page, board_url(site, NOT_FINISH_BOARD))
+    expect_layout(page, NOT_FINISH_BOARD)
+    expect(finish_button(page)).to_be_hidden()
+    expect(new_button(page)).to_be_visible()
+    page.locator("body").press("f")  # F does nothing when Finish is not offered
+    expect_status(page, "moves", 0)
+    expect_status(page, "home", NOT_FINISH_BOARD.cards_home())
+
+    open_recorded(page, board_url(site, FINISH_BOARD))
+    expect_layout(page, FINISH_BOARD)
+    expect(finish_button(page)).to_be_visible()
+    expect(new_button(page)).to_be_hidden()
+    page.evaluate(HOME_LOG_JS)
+    finish_button(page).click()
+    expect(page.locator("[data-panel=win]")).to_be_visible(timeout=STEP_TIMEOUT + 28 * FINISH_STEP_MS)
+    expect_status(page, "home", 52)
+    expect_status(page, "moves", 52 - FINISH_BOARD.cards_home())  # one card a turn
+    homes = page.evaluate("() => window.__home")
+    assert homes == list(range(25, 53)), f"cards went home {homes}, not one by one"
+    # won: nothing left to finish
+    expect(finish_button(page)).to_be_hidden()
+    expect(new_button(page)).to_be_visible()
+    expect_never_lost(page)
+
+
+def table_point(page: Any) -> tuple[float, float]:
+    """A point of the table (inside svg#table) where nothing else is on top."""
+    p = page.evaluate(
+        """() => {
+             const svg = document.getElementById('table');
+             const r = svg.getBoundingClientRect();
+             for (const fy of [0.9, 0.7, 0.5, 0.3]) for (const fx of [0.5, 0.3, 0.7]) {
+               const x = r.left + r.width * fx, y = Math.min(r.top + r.height * fy, innerHeight - 5);
+               const hit = document.elementFromPoint(x, y);
+               if (hit && svg.contains(hit)) return {x, y};
+             }
+             return null;
+           }"""
+    )
+    assert p is not None, "no visible point of the table"
+    return float(p["x"]), float(p["y"])
+
+
+@pytest.mark.parametrize("how", ["finish", "tap", "enter"])
+def test_finish_stops_and_undoes_card_by_card(page: Any, site: str, how: str) -> None:
+    open_recorded(page, board_url(site, FINISH_BOARD))
+    expect_layout(page, FINISH_BOARD)
+    start_home = FINISH_BOARD.cards_home()
+    tap_at = table_point(page)
+    finish_button(page).click()  # the button keeps the focus: Enter must stop, not restart
+    page.wait_for_function(
+        "(n) => Number(document.querySelector('[data-status=home]').getAttribute('data-value')) >= n",
+        arg=start_home + 3, timeout=STEP_TIMEOUT,
+    )
+    if how == "finish":
+        finish_button(page).click()
+    elif how == "tap":
+        page.mouse.click(*tap_at)
+    else:
+        assert page.evaluate("() => document.activeElement.getAttribute('data-action')") == "finish"
+        page.keyboard.press("Enter")
+    # stopped at once: from now on, for three Finish steps, no card moves
+    home, moves = home_count(page), int(status_value(page, "moves"))
+    changes = page.evaluate(IDLE_JS, 3 * FINISH_STEP_MS)
+    assert changes == [], f"Finish went on after the stop ({how}): {changes}"
+    assert page.evaluate("() => window.freecellApp.assist.finishing") is False
+    assert (home_count(page), int(status_value(page, "moves"))) == (home, moves)
+    assert start_home < home < 52, f"home {home}: Finish did not stop ({how})"
+    assert moves == home - start_home
+    expect(page.locator("[data-panel=win]")).to_be_hidden()
+    # the same cards as the engine's Finish sends, in its order
+    game = Game(position=FINISH_BOARD)
+    for _ in range(moves):
+        assert game.finish_step() is not None
+    expect_layout(page, game.position)
+    expect(finish_button(page)).to_be_visible()  # still finishable
+    # Undo brings back one card per press
+    undo = page.locator(".actionbar [data-action=undo]")
+    for k in range(1, 4):
+        undo.click()
+        game.undo()
+        expect_status(page, "moves", moves - k)
+        expect_status(page, "home", home - k)
+        expect_layout(page, game.position)
+    expect(finish_button(page)).to_be_visible()
+    expect(new_button(page)).to_be_hidden()
+
+
+# --- a killed worker is replaced ---------------------------------------------------------------------
+
+
+def off_solution_move(game: Game) -> Move:
+    """A legal move whose position the page does not know yet (it is on no solution it holds)."""
+    result = Solver(game.position).solve()
+    assert result.verdict == SOLVED
+    known = {game.position}
+    pos = game.position
+    for m in result.moves:  # the positions along the solution, as the page stores them
+        pos = apply_move(pos, m)
+        known.add(pos)
+    for m in legal_playable(game, game.legal_moves()):
+        trial = Game(position=game.position)
+        trial.play(m)
+        if trial.position not in known and not trial.is_stuck():
+            return m
+    raise AssertionError("no move off the solution")
+
+
+KILL_JS = """
+() => {
+  const w = window.freecellApp.assist.client.worker;
+  const same = w === window.__fc.workers[window.__fc.workers.length - 1].obj;
+  w.terminate();
+  return same;
+}
+"""
+
+
+def test_a_killed_worker_is_replaced(page: Any, site: str) -> None:
+    open_recorded(page, deal_url(site, 1))
+    game = Game(deal=1)
+    expect_status(page, "winnable", "yes", timeout=WORKER_TIMEOUT)
+    assert page.evaluate(KILL_JS) is True, "the page's worker is not the one created last"
+    move = off_solution_move(game)
+    play_move_on_page(page, game, move)  # the page asks the dead worker about it
+    press_hint(page)
+    expect_bar_state(page, "searching", timeout=STEP_TIMEOUT)
+    # the watchdog hears nothing for 8 s and replaces the worker; the bar says so
+    expect_bar_state(page, "unavailable", timeout=WATCHDOG_TIMEOUT)
+    # replaced after a short back-off (it grows if the new one fails too)
+    page.wait_for_function("() => window.__fc.workers.length === 2", timeout=STEP_TIMEOUT)
+    expect_layout(page, game.position)  # play goes on
+    # a later Hint works, on the new worker
+    press_hint(page)
+    expect_bar_state(page, "found|fallback", timeout=WORKER_TIMEOUT)
+    marked_move(game.position, read_marks(page))
+    states = [e["state"] for e in bar_log(page) if not e["hidden"]]
+    assert states.count("unavailable") == 1, states
+    expect_never_lost(page)
+
+
+def test_a_second_killed_worker_is_replaced_without_a_second_notice(page: Any, site: str) -> None:
+    open_recorded(page, deal_url(site, 1))
+    game = Game(deal=1)
+    expect_status(page, "winnable", "yes", timeout=WORKER_TIMEOUT)
+    for round_ in (1, 2):
+        assert page.evaluate(KILL_JS) is True
+        move = off_solution_move(game)
+        play_move_on_page(page, game, move)  # asked of the dead worker
+        press_hint(page)
+        # the dead worker is replaced (a new one is created) within the watchdog's time,
+        # and the new one comes up
+        page.wait_for_function(f"() => window.__fc.workers.length === {round_ + 1}",
+                               timeout=WATCHDOG_TIMEOUT)
+        page.wait_for_function(
+            f"() => window.__fc.worker.some(e => e.n === {round_} && e.dir === 'in' "
+            "&& e.data.type === 'ready')",
+            timeout=WORKER_TIMEOUT,
+        )
+        # the bar no longer claims to be looking
+        expect(hint_bar(page)).not_to_have_attribute("data-state", "searching", timeout=STEP_TIMEOUT)
+        # and a Hint works (a position of deal 1 takes the worker well under a second):
+        # the replacement answers the Hint still waiting, or a new press asks it
+        state = page.evaluate(
+            "() => { const b = document.querySelector('[data-panel=hint]');"
+            " return b.hidden ? '' : b.dataset.state; }")
+        if state not in ("found", "fallback"):
+            press_hint(page)
+        expect_bar_state(page, "found|fallback", timeout=20_000)
+        marked_move(game.position, read_marks(page))
+    states = [e["state"] for e in bar_log(page) if not e["hidden"]]
+    assert states.count("unavailable") <= 1, f"told more than once: {states}"
+
+
+def test_a_worker_that_cannot_load_is_not_restarted_in_a_loop(page: Any, site: str) -> None:
+    page.route("**/static/solver-worker.js", lambda route: route.abort())
+    open_recorded(page, deal_url(site, 1))
+    press_hint(page)
+    # either the page gives up and says so, or it keeps making workers: whichever comes first
+    page.wait_for_function(
+        """() => window.__fc.workers.length > 20
+                 || document.querySelector('[data-panel=hint]').dataset.state === 'unavailable'""",
+        timeout=WATCHDOG_TIMEOUT,
+    )
+    created = page.evaluate("() => window.__fc.workers.length")
+    assert created <= 5, f"{created} workers created for a script that cannot load"
+    expect_bar_state(page, "unavailable", timeout=STEP_TIMEOUT)
+    # play goes on
+    game = Game(deal=1)
+    play_move_on_page(page, game, off_solution_move(game))
