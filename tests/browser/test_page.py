@@ -346,7 +346,7 @@ def test_multi_card_move_within_capacity(page: Any, site: str) -> None:
     game.play(MOVE_WITHIN)
     expect_game(page, game)
     expect_status(page, "moves", 1)
-    page.locator("[data-action=undo]").first.click()
+    page.locator(".actionbar [data-action=undo]").click()
     game.undo()
     expect_game(page, game)
     expect_layout(page, CAPACITY_BOARD)
@@ -376,7 +376,7 @@ def test_auto_moves_are_part_of_the_move(page: Any, site: str) -> None:
     turn = game.play(AUTO_MOVE)
     assert len(turn.auto) >= 2
     expect_game(page, game)  # AH and 2H home, one move
-    page.locator("[data-action=undo]").first.click()
+    page.locator(".actionbar [data-action=undo]").click()
     game.undo()
     expect_game(page, game)
 
@@ -390,8 +390,8 @@ def test_undo_and_redo(page: Any, site: str) -> None:
     after_one = game.position
     play_move_on_page(page, game, SECOND_MOVE)
     after_two = game.position
-    undo = page.locator("[data-action=undo]").first
-    redo = page.locator("[data-action=redo]").first
+    undo = page.locator(".actionbar [data-action=undo]")
+    redo = page.locator(".actionbar [data-action=redo]")
     for want, moves in ((after_one, 1), (start, 0)):
         undo.click()
         expect_layout(page, want)
@@ -569,7 +569,7 @@ def test_bad_deal_in_the_settings(page: Any, site: str) -> None:
     open_page(page, deal_url(site, DEAL))
     game = Game(deal=DEAL)
     play_move_on_page(page, game, FIRST_MOVE)
-    page.locator("[data-action=settings]").first.click()
+    page.locator(".actionbar [data-action=settings]").click()
     settings = panel(page, "settings")
     expect(settings).to_be_visible()
     field = settings.locator("[data-field=deal]")
@@ -598,7 +598,7 @@ def test_rules_panel_opens_and_closes(page: Any, site: str) -> None:
     play_move_on_page(page, game, FIRST_MOVE)
     rules = panel(page, "rules")
     expect(rules).to_be_hidden()
-    page.locator("[data-action=rules]").first.click()
+    page.locator(".actionbar [data-action=rules]").click()
     expect(rules).to_be_visible()
     headings = rules.locator("h1, h2, h3, h4")
     expect(headings.nth(2)).to_be_attached()  # several headings
@@ -635,7 +635,7 @@ def test_no_request_leaves_localhost(page: Any, site: str, request_log: Any) -> 
     play_move_on_page(page, game, FIRST_MOVE)
     play_move_on_page(page, game, SECOND_MOVE)
     play_move_on_page(page, game, DRAG_TWO, how="drag")
-    page.locator("[data-action=rules]").first.click()
+    page.locator(".actionbar [data-action=rules]").click()
     panel(page, "rules").locator("[data-action=close]").click()
     expect(panel(page, "rules")).to_be_hidden()
     urls = request_log.urls
