@@ -22,8 +22,12 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 DIST = ROOT / "dist"
@@ -132,6 +136,54 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         if "-v" in sys.argv:
             super().log_message(format, *args)
+
+
+# The browser the tests and benchmarks drive: Debian's Chromium when it is
+# installed (Playwright cannot download its own here), headless and quiet.
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def chromium_launch_args() -> dict[str, Any]:
+    """Playwright ``launch()`` arguments for that browser (its own Chromium elsewhere)."""
+    args: dict[str, Any] = {"args": list(CHROMIUM_ARGS), "headless": True}
+    if CHROMIUM.exists():
+        args["executable_path"] = str(CHROMIUM)
+    return args
+
+
+@contextlib.contextmanager
+def serving(directory: Path = DIST) -> Iterator[str]:
+    """Serve ``directory`` from a thread on a free 127.0.0.1 port; yield the base URL."""
+    handler = functools.partial(Handler, directory=str(directory))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=10)
+
+
+@contextlib.contextmanager
+def built_copy() -> Iterator[Path]:
+    """Build, then a private copy of ``dist/`` (a rebuild meanwhile cannot disturb it)."""
+    dist = build()
+    with tempfile.TemporaryDirectory(prefix="freecell-site-") as tmp:
+        copy = Path(tmp) / "dist"
+        shutil.copytree(dist, copy)
+        yield copy
 
 
 def serve(port: int, host: str = "127.0.0.1") -> None:

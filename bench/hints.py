@@ -72,21 +72,14 @@ JSON.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import datetime
-import functools
-import http.server
 import json
 import math
 import os
 import platform
-import shutil
 import statistics
 import sys
-import tempfile
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -111,16 +104,6 @@ from tests.browser.helpers import (  # noqa: E402
     source_card,
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VIEWPORT = {"width": 1280, "height": 800}
 READY_TIMEOUT_MS = 180_000
 WORKER_TIMEOUT_MS = 180_000
@@ -206,32 +189,6 @@ INIT_JS = r"""
 """
 
 # --- the site ------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    handler = functools.partial(build.Handler, directory=str(directory))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
-    port = httpd.server_address[1]
-    thread = threading.Thread(target=httpd.serve_forever, name="bench-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(timeout=10)
-
-
-@contextlib.contextmanager
-def built_site() -> Iterator[Path]:
-    """``build.build()``, then a private copy of ``dist/`` for the length of the run."""
-    dist = build.build()
-    with tempfile.TemporaryDirectory(prefix="freecell-bench-") as tmp:
-        copy = Path(tmp) / "dist"
-        shutil.copytree(dist, copy)
-        yield copy
 
 
 # --- the page ----------------------------------------------------------------------------
@@ -638,10 +595,8 @@ def run(deals: list[int], moves: int, cold_n: int) -> dict[str, Any]:
     start_load = loadavg()
     rows: list[dict[str, Any]] = []
     cold: list[dict[str, Any]] = []
-    with built_site() as site, serve(site) as base, sync_playwright() as pw:
-        launch: dict[str, Any] = {"args": CHROMIUM_ARGS, "headless": True}
-        if CHROMIUM.exists():
-            launch["executable_path"] = str(CHROMIUM)
+    with build.built_copy() as site, build.serving(site) as base, sync_playwright() as pw:
+        launch = build.chromium_launch_args()
         browser = pw.chromium.launch(**launch)
         try:
             for deal in deals[:cold_n]:
@@ -695,7 +650,7 @@ def run(deals: list[int], moves: int, cold_n: int) -> dict[str, Any]:
             "moves": moves,
             "budget_s": BUDGET_S,
             "chromium": chromium,
-            "chromium_args": CHROMIUM_ARGS,
+            "chromium_args": build.CHROMIUM_ARGS,
             "playwright": version("playwright"),
             "python": platform.python_version(),
             "cpus": os.cpu_count(),

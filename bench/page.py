@@ -73,18 +73,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
-import functools
-import http.server
 import json
 import math
 import os
 import platform
-import shutil
 import statistics
 import sys
 import tempfile
-import threading
-from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -103,16 +98,6 @@ from freecell.piles import Move  # noqa: E402
 
 DEAL = 1
 MOVE = "1a"  # column 1's bottom card to free cell a: legal on deal 1, not a move home
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VIEWPORT = {"width": 1280, "height": 800}
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 READY_TIMEOUT_MS = 180_000  # Pyodide boots in seconds; far longer on a loaded machine
@@ -228,33 +213,6 @@ MOVED_JS = """
 
 
 # --- the site ------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    """Serve ``directory`` with ``build.Handler`` on a free 127.0.0.1 port; yield the base URL."""
-    handler = functools.partial(build.Handler, directory=str(directory))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
-    port = httpd.server_address[1]
-    thread = threading.Thread(target=httpd.serve_forever, name="bench-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(timeout=10)
-
-
-@contextlib.contextmanager
-def built_site() -> Iterator[Path]:
-    """``build.build()``, then a private copy of ``dist/`` for the length of the run."""
-    dist = build.build()
-    with tempfile.TemporaryDirectory(prefix="freecell-bench-") as tmp:
-        copy = Path(tmp) / "dist"
-        shutil.copytree(dist, copy)
-        yield copy
 
 
 # --- network accounting ----------------------------------------------------------------
@@ -592,11 +550,9 @@ def run(runs: int, moves: int, disk_cache: bool = False) -> dict[str, Any]:
     warm: list[LoadSample] = []
     page_errors: list[str] = []
     foreign: list[str] = []
-    with built_site() as site, serve(site) as base, sync_playwright() as pw:
+    with build.built_copy() as site, build.serving(site) as base, sync_playwright() as pw:
         url = f"{base}?deal={DEAL}"
-        launch: dict[str, Any] = {"args": CHROMIUM_ARGS, "headless": True}
-        if CHROMIUM.exists():
-            launch["executable_path"] = str(CHROMIUM)
+        launch = build.chromium_launch_args()
         browser = pw.chromium.launch(**launch)
         try:
             for i in range(runs):
@@ -644,7 +600,7 @@ def run(runs: int, moves: int, disk_cache: bool = False) -> dict[str, Any]:
             "moves": moves,
             "chromium": chromium,
             "chromium_path": chromium_path,
-            "chromium_args": CHROMIUM_ARGS,
+            "chromium_args": build.CHROMIUM_ARGS,
             "playwright": version("playwright"),
             "python": platform.python_version(),
             "cpus": os.cpu_count(),

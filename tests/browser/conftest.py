@@ -20,11 +20,8 @@ fail to import, on purpose, rather than being skipped without a word.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -36,16 +33,6 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 VIEWPORT = {"width": 1280, "height": 800}
 
@@ -70,18 +57,8 @@ def site() -> Iterator[str]:
 
     given = os.environ.get("FREECELL_TEST_DIST")
     dist = Path(given).resolve() if given else build.build()
-    handler = functools.partial(build.Handler, directory=str(dist))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
-    port = httpd.server_address[1]
-    thread = threading.Thread(target=httpd.serve_forever, name="dist-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(timeout=10)
+    with build.serving(dist) as url:
+        yield url
 
 
 # --- the browser ---------------------------------------------------------------
@@ -89,10 +66,11 @@ def site() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    args = {**browser_type_launch_args}
-    if CHROMIUM.exists():
-        args["executable_path"] = str(CHROMIUM)
-    args["args"] = [*args.get("args", []), *CHROMIUM_ARGS]
+    import build
+
+    ours = build.chromium_launch_args()
+    args = {**browser_type_launch_args, **{k: v for k, v in ours.items() if k != "args"}}
+    args["args"] = [*browser_type_launch_args.get("args", []), *ours["args"]]
     return args
 
 
