@@ -108,6 +108,7 @@ VIEWPORT = {"width": 1280, "height": 800}
 READY_TIMEOUT_MS = 180_000
 WORKER_TIMEOUT_MS = 180_000
 ANSWER_TIMEOUT_MS = 60_000
+DEEP_TIMEOUT_MS = 120_000  # the background search after an unknown (20 s of search in the page)
 STEP_TIMEOUT_MS = 20_000
 BUDGET_S = 3.0  # the page's HINT_BUDGET_MS
 SEARCH_DEAL = 11982
@@ -294,7 +295,7 @@ def cpython(pos: Position) -> dict[str, Any]:
 
 
 def measure_cold(browser: Any, base: str, deal: int, errors: list[str]) -> dict[str, Any]:
-    ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+    ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB", service_workers="block")
     try:
         ctx.add_init_script(INIT_JS)
         page = ctx.new_page()
@@ -326,10 +327,26 @@ def measure_deal(page: Page, deal: int) -> dict[str, Any]:
     data = reply["data"]
     if data["type"] != "result":
         raise RuntimeError(f"deal {deal}: the worker said {data}")
+    deep: dict[str, Any] | None = None
+    if data["verdict"] == "unknown":
+        # no verdict in the hint's budget: the page goes on in the background (the
+        # worker resumes the same search); wait for that verdict before moving on
+        board = start.to_text()
+        page.wait_for_function(
+            """([board, rid]) => window.__hb.worker.some(e => e.dir === 'out' && e.data
+                 && e.data.type === 'solve' && e.data.board === board && e.data.id > rid)""",
+            arg=[board, solve["data"]["id"]], timeout=STEP_TIMEOUT_MS)
+        again = next(e for e in log(page) if e["dir"] == "out" and e["data"]["type"] == "solve"
+                     and e["data"]["board"] == board and e["data"]["id"] > solve["data"]["id"])
+        deep_reply = wait_reply(page, again["data"]["id"], timeout=DEEP_TIMEOUT_MS)
+        deep = {"verdict": deep_reply["data"].get("verdict"),
+                "request_to_verdict_ms": deep_reply["t"] - solve["t"],
+                "worker_ms": deep_reply["data"].get("ms"), "worker_nodes": deep_reply["data"].get("nodes")}
     changes = page.evaluate("(k) => window.__hb.winnable.slice(k)", win_since)
     settled = [c["t"] for c in changes if c["value"] in ("yes", "no") and c["t"] >= solve["t"]]
     py = cpython(start)
     row: dict[str, Any] = {
+        "deep": deep,
         "deal": deal,
         "verdict": data["verdict"],
         "difficulty": data.get("difficulty"),
@@ -512,6 +529,16 @@ def report_text(result: dict[str, Any]) -> str:
         vals = [d["verdict_ms"] for d in deals if sel(d)]
         if vals:
             lines.append(row_line(label, summary(vals)))
+    deep = [d for d in deals if d.get("deep")]
+    if deep:
+        lines.append("No verdict in the hint's budget: the background search that follows")
+        lines.append(row_line("first request -> its verdict (hint budget + deep search)",
+                              summary([d["deep"]["request_to_verdict_ms"] for d in deep])))
+        lines.append("  " + "; ".join(
+            f"deal {d['deal']}: {d['deep']['verdict']} after "
+            f"{d['deep']['request_to_verdict_ms'] / 1000:.1f} s "
+            f"(worker {d['deep']['worker_ms']} ms, {d['deep']['worker_nodes']} nodes)"
+            for d in deep))
     lines.append(row_line("winnability indicator set (yes/no)",
                           summary([d["indicator_ms"] for d in deals if d["indicator_ms"] is not None])))
     lines.append(row_line("worker's own search time", summary([d["worker_ms"] for d in deals])))
@@ -606,7 +633,7 @@ def run(deals: list[int], moves: int, cold_n: int) -> dict[str, Any]:
                       f"verdict {c['ready_to_verdict_ms']:.0f} ms after html ready",
                       file=sys.stderr, flush=True)
             # 5: input while the worker searches (11982 on the table), then with it idle
-            ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+            ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB", service_workers="block")
             ctx.add_init_script(INIT_JS)
             page = ctx.new_page()
             page.on("pageerror", lambda err: errors.append(str(err)))
@@ -623,7 +650,7 @@ def run(deals: list[int], moves: int, cold_n: int) -> dict[str, Any]:
             idle = measure_input(page, moves, expect_search=False)
             ctx.close()
             # 2-4: every deal through the settings form, on a page whose worker is up
-            ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+            ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB", service_workers="block")
             ctx.add_init_script(INIT_JS)
             page = ctx.new_page()
             page.on("pageerror", lambda err: errors.append(str(err)))

@@ -11,7 +11,11 @@ Search: best-first on ``g + W * h`` (moves so far, plus a weighted estimate
 of the work left), with several such orders taking turns over one shared
 frontier (each state is expanded once, by whichever order reaches it first:
 one order stalls where another does not), over canonical states (columns and free cells taken as
-sets, so relabellings are not searched twice).  Every single-card move is
+sets, so relabellings are not searched twice).  When these stall (20,000
+states expanded with no verdict, and a wide frontier), a few other searches
+start beside them with tables of their own: depth-first ones and a greedy one
+(:data:`SIDE_SEARCHES`); each is complete, and each finds solutions where the
+others stall.  The memory cap counts the states of all of them.  Every single-card move is
 generated, so the search is complete; multi-card moves within the capacity
 are generated too (they are single-card moves chained through free cells and
 empty columns, and make solutions shorter).  The only pruning, each safe:
@@ -45,6 +49,27 @@ SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
 # made, weight of the cards lying on top of the next cards for the foundations
 # [, weight of the free space: empty free cells + 2 x empty columns]).
 ORDERS: tuple[tuple[float, ...], ...] = ((2.5, 0.5), (2.5, 1.0), (2.0, 1.0), (3.0, 1.0, 2.0))
+# When the best-first orders have expanded this many states without a verdict,
+# other searches start beside them, each with its own table of states, and all
+# take turns of DEEP_SLICE nodes: two depth-first ones (the deepest state first,
+# the best estimate among siblings; weights of the estimate, of the cards over
+# the next cards home, and of the free space) and a greedy best-first one.
+# Each finds solutions where the others stall (long ones, which the shortening
+# pass then cuts down).  Each is complete, so any of them may prove a position
+# lost.  They only get their turns while the best-first frontier is wide (at
+# least SIDE_MIN_OPEN states waiting per state expanded): a narrow frontier
+# is a small space about to be exhausted (deal 11982: 0.37 at 20,000 nodes and
+# falling; most hard winnable deals: 0.45 to 1), where they would only slow
+# the proof down.
+DEEP_AFTER = 20_000
+DEEP_SLICE = 32
+SIDE_MIN_OPEN = 0.42
+DEPTH_FIRST = "depth"
+SIDE_SEARCHES: tuple[tuple[str, tuple[float, ...]], ...] = (
+    (DEPTH_FIRST, (1.0, 1.0, 0.0)),
+    (DEPTH_FIRST, (1.0, 1.0, 2.0)),
+    ("best", (10.0, 1.0)),
+)
 MAX_STATES = 400_000  # memory cap: about 200 MB of search tables in CPython (~500 B a state)
 
 # A move inside the search: (src kind, src index, dst kind, dst index, count)
@@ -95,7 +120,9 @@ class Solver:
 
     def __init__(self, position: Position, rules: Rules = FREECELL,
                  max_states: int = MAX_STATES,
-                 orders: tuple[tuple[float, ...], ...] = ORDERS) -> None:
+                 orders: tuple[tuple[float, ...], ...] = ORDERS,
+                 deep_after: int | None = DEEP_AFTER,
+                 depth_first: tuple[float, ...] | None = None) -> None:
         position.validate(rules)
         self.position = position
         self.rules = rules
@@ -107,6 +134,14 @@ class Solver:
         self._counter = 0
         self._seen: set[tuple[object, ...]] = set()
         self._heaps: list[list[tuple[float, int, _Node]]] = [[] for _ in orders]
+        self.deep_after = None if depth_first else deep_after
+        self.depth_first = depth_first
+        if depth_first:
+            self._heaps = [[]]
+        self._side: list[Solver] = []  # the searches beside this one, once started
+        self._side_turn = 0  # 0: this search; i: side search i - 1
+        self._slice_left = DEEP_SLICE
+        self._own = 0  # states expanded by this search itself
         self._turn = 0
         self._run_start = time.perf_counter()
         self._best: tuple[float, _Node] | None = None
@@ -221,9 +256,15 @@ class Solver:
         space = 0
         if any(len(o) > 2 for o in self.orders):
             space = n.cells.count(-1) + 2 * sum(1 for c in n.cols if not c)
-        for heap, order in zip(self._heaps, self.orders, strict=True):
-            h_o = base + order[1] * depth - (order[2] * space if len(order) > 2 else 0)
-            heapq.heappush(heap, (n.g + order[0] * h_o, self._counter, n))
+        df = self.depth_first
+        if df:
+            space = n.cells.count(-1) + 2 * sum(1 for c in n.cols if not c)
+            key = df[0] * base + df[1] * depth - df[2] * space - 1000.0 * n.g
+            heapq.heappush(self._heaps[0], (key, self._counter, n))
+        else:
+            for heap, order in zip(self._heaps, self.orders, strict=True):
+                h_o = base + order[1] * depth - (order[2] * space if len(order) > 2 else 0)
+                heapq.heappush(heap, (n.g + order[0] * h_o, self._counter, n))
         h = base + self.orders[0][1] * depth
         if n.parent is not None and (self._best is None or h < self._best[0]):
             self._best = (h, n)
@@ -336,9 +377,35 @@ class Solver:
                     return None
                 if deadline is not None and (done & 63) == 0 and time.perf_counter() >= deadline:
                     return None
-                if len(self._seen) > self.max_states:
+                side = self._side
+                if len(self._seen) + sum(len(o._seen) for o in side) > self.max_states:
                     self.result = self._finish(UNKNOWN, None)
                     return self.result
+                if side and self._slice_left <= 0:
+                    self._slice_left = DEEP_SLICE
+                    self._side_turn = (self._side_turn + 1) % (len(side) + 1)
+                    if len(self._seen) - self._own < SIDE_MIN_OPEN * self._own:
+                        self._side_turn = 0
+                if side and self._side_turn:
+                    other = side[self._side_turn - 1]
+                    before = other.nodes
+                    verdict = other.run(max_nodes=DEEP_SLICE)
+                    done += other.nodes - before
+                    self.nodes += other.nodes - before
+                    self._slice_left = 0
+                    if verdict is not None:
+                        side.remove(other)
+                        self._side_turn = 0
+                        if verdict.verdict != UNKNOWN:  # every search here is complete
+                            self.result = self._adopt(verdict)
+                            return self.result
+                    continue
+                if self.deep_after is not None and self.nodes >= self.deep_after:
+                    self.deep_after = None  # once
+                    for kind, weights in SIDE_SEARCHES:
+                        side.append(Solver(self.position, self.rules, self.max_states, deep_after=None,
+                                           orders=(weights,) if kind != DEPTH_FIRST else ((0.0, 0.0),),
+                                           depth_first=weights if kind == DEPTH_FIRST else None))
                 # the orders take turns over one shared frontier: each state is
                 # expanded once, whichever order reaches it first
                 self._turn = (self._turn + 1) % len(heaps)
@@ -351,6 +418,8 @@ class Solver:
                 node.done = True
                 done += 1
                 self.nodes += 1
+                self._own += 1
+                self._slice_left -= 1
                 if sum(node.found) == 52:
                     self.result = self._finish(SOLVED, node)
                     return self.result
@@ -375,12 +444,18 @@ class Solver:
             moves = shorten(self.position, self.rules, self._path(node))
             replay(self.position, self.rules, moves)
         self._heaps = [[] for _ in self.orders]
+        self._side = []
         seen = len(self._seen)
         self._seen = set()
         spent = self.seconds + time.perf_counter() - self._run_start
         self._runs = {}
         self._disorder = {}
         return Result(verdict, moves, self.nodes, spent, seen)
+
+    def _adopt(self, sub: Result) -> Result:
+        """The verdict of the depth-first search beside this one, as this search's."""
+        own = self._finish(sub.verdict, None)
+        return Result(sub.verdict, sub.moves, self.nodes, own.seconds, own.states + sub.states)
 
     def _path(self, node: _Node) -> list[Move]:
         chunks: list[tuple[RawMove, ...]] = []

@@ -26,6 +26,14 @@ Worker to page::
 The search runs in slices of :data:`SLICE_NODES` nodes; between slices the
 worker yields to its event loop, so a new message is seen within a few tens
 of milliseconds.  Only the newest solve request is worked on.
+
+A search that ran out of budget (or was cancelled) is kept, paused, until a
+request for another position comes: a new ``solve`` for the same board and
+rules resumes it where it stopped, with ``budget_ms`` more of search (its
+``ms`` and ``nodes`` in the result count the whole search).  This is how the
+page gives a quick hint first and then, in the background, keeps looking for
+a proof.  Only one search is ever held, so memory stays bounded by the
+solver's own cap.
 """
 
 from __future__ import annotations
@@ -55,10 +63,12 @@ def difficulty(nodes: int) -> str:
 
 
 class _Job:
-    def __init__(self, rid: int, solver: Solver, budget_ms: int) -> None:
+    def __init__(self, rid: int, key: tuple[str, str], solver: Solver, budget_ms: int) -> None:
         self.id = rid
+        self.key = key  # (board text, rules JSON): what a later request may resume
         self.solver = solver
         self.budget_ms = budget_ms
+        self.start_ms = solver.seconds * 1000  # search time spent before this request
         self.slices = 0
 
 
@@ -67,6 +77,7 @@ class Service:
 
     def __init__(self) -> None:
         self.job: _Job | None = None
+        self.paused: _Job | None = None  # the last search stopped without a verdict
 
     def receive(self, text: str) -> list[Message]:
         """Handle one message from the page; returns the replies to post at once."""
@@ -88,7 +99,7 @@ class Service:
             return [{"type": "pong", "id": rid}]
         if kind == "cancel":
             if self.job is not None and self.job.id == rid:
-                self.job = None
+                self.paused, self.job = self.job, None
                 return [{"type": "cancelled", "id": rid}]
             return []
         if kind == "solve" and isinstance(rid, int):
@@ -99,7 +110,7 @@ class Service:
         out: list[Message] = []
         if self.job is not None:
             out.append({"type": "cancelled", "id": self.job.id})
-            self.job = None
+            self.paused, self.job = self.job, None
         try:
             rules = Rules.from_json(msg.get("rules", {}))
             board = msg.get("board")
@@ -112,7 +123,12 @@ class Service:
         except (ValueError, TypeError) as e:
             out.append({"type": "error", "id": rid, "message": str(e)[:200]})
             return out
-        self.job = _Job(rid, Solver(pos, rules), budget)
+        key = (pos.to_text(), json.dumps(rules.to_json(), sort_keys=True))
+        paused, self.paused = self.paused, None  # held no longer than this: one search at a time
+        if paused is not None and paused.key == key and paused.solver.result is None:
+            self.job = _Job(rid, key, paused.solver, budget)
+        else:
+            self.job = _Job(rid, key, Solver(pos, rules), budget)
         return out
 
     @property
@@ -127,8 +143,9 @@ class Service:
         solver = job.solver
         result = solver.run(max_nodes=SLICE_NODES)
         job.slices += 1
-        if result is None and solver.seconds * 1000 >= job.budget_ms:
+        if result is None and solver.seconds * 1000 - job.start_ms >= job.budget_ms:
             result = Result(UNKNOWN, nodes=solver.nodes, seconds=solver.seconds)
+            self.paused = job
         if result is None:
             if job.slices % PROGRESS_EVERY == 0:
                 return [{"type": "progress", "id": job.id, "nodes": solver.nodes}]

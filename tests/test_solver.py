@@ -233,6 +233,23 @@ def test_deal_11982_is_unsolvable() -> None:
     assert r.verdict == UNSOLVABLE
     assert r.moves == []
     assert r.nodes > 1000  # it searched; it did not give up at once
+    # the side searches stay out of a narrow space: the proof costs what the best-first
+    # orders alone need (61,643 nodes), not several times that
+    assert r.nodes < 65_000, r.nodes
+
+
+@pytest.mark.slow
+def test_side_searches_solve_a_deal_where_the_orders_stall() -> None:
+    """Deal 25759: the best-first orders alone find nothing in 40,000 nodes; the
+    depth-first and greedy searches started beside them at 20,000 solve it."""
+    pos = Position.deal(25759)
+    alone = Solver(pos, deep_after=None).solve(max_nodes=40_000)
+    assert alone.verdict == UNKNOWN
+    r = Solver(pos).solve(max_nodes=40_000)
+    assert r.verdict == SOLVED
+    check_solution(pos, FREECELL, r.moves)
+
+
 
 
 @pytest.mark.parametrize("n", [1, 2, 617, 8_589_934_591])
@@ -276,6 +293,17 @@ def test_small_positions(name: str, rules: Rules, verdict: str) -> None:
     assert exact_verdict(pos, rules) == verdict  # decided without the solver
     r = solve(pos, rules, seconds=60)
     assert r.verdict == verdict
+
+
+@pytest.mark.parametrize(("name", "rules", "verdict"), SMALL, ids=[s[0] for s in SMALL])
+@pytest.mark.parametrize("weights", [(1.0, 1.0, 0.0), (1.0, 1.0, 2.0)])
+def test_depth_first_search_alone_is_complete(name: str, rules: Rules, verdict: str,
+                                              weights: tuple[float, ...]) -> None:
+    pos = read_board(name, rules)
+    r = Solver(pos, rules, deep_after=None, depth_first=weights).solve(seconds=60)
+    assert r.verdict == verdict
+    if verdict == SOLVED:
+        check_solution(pos, rules, r.moves)
 
 
 def test_already_won_is_solved_with_no_moves() -> None:

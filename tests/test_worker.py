@@ -444,6 +444,82 @@ def test_deal_11982_is_unsolvable_with_no_hint() -> None:
     assert all(m["id"] == 11 for m in progress)
 
 
+# --- a paused search is resumed -----------------------------------------------------------------
+
+
+def test_same_position_after_unknown_resumes_the_search() -> None:
+    s = Service()
+    board = deal_board(UNSOLVABLE_DEAL)
+    receive(s, solve_text(1, board, budget_ms=1))
+    _, first = drive(s)
+    assert first["verdict"] == "unknown"
+    receive(s, solve_text(2, board, budget_ms=1))
+    _, second = drive(s)
+    assert second["verdict"] == "unknown" and second["id"] == 2
+    # the counts go on from where the first search stopped: it was resumed, not restarted
+    assert second["nodes"] > first["nodes"]
+    assert second["ms"] >= first["ms"]
+
+
+def test_resumed_search_reaches_the_same_verdict_as_one_run() -> None:
+    one = Service()
+    receive(one, solve_text(1, deal_board(617), budget_ms=MAX_BUDGET_MS))
+    _, whole = drive(one)
+    s = Service()
+    receive(s, solve_text(1, deal_board(617), budget_ms=1))
+    _, part = drive(s)
+    assert part["verdict"] == "unknown"
+    rid = 2
+    while True:
+        receive(s, solve_text(rid, deal_board(617), budget_ms=1))
+        _, result = drive(s)
+        if result["verdict"] != "unknown":
+            break
+        rid += 1
+    assert result["verdict"] == whole["verdict"] == "solved"
+    assert result["nodes"] == whole["nodes"]  # the search is deterministic and was never restarted
+    replay_moves(Position.deal(617), result["moves"])
+
+
+def test_cancelled_search_is_resumed_by_the_same_position() -> None:
+    s = Service()
+    board = deal_board(617)
+    receive(s, solve_text(1, board))
+    for _ in range(3):
+        check_messages(s.step())
+    nodes = s.job.solver.nodes if s.job else 0
+    assert nodes == 3 * SLICE_NODES
+    assert receive(s, json.dumps({"type": "cancel", "id": 1})) == [{"type": "cancelled", "id": 1}]
+    receive(s, solve_text(2, board, budget_ms=1))
+    _, result = drive(s)
+    assert result["nodes"] > nodes  # went on from the cancelled search's nodes
+
+
+def test_another_position_drops_the_paused_search() -> None:
+    s = Service()
+    receive(s, solve_text(1, deal_board(617), budget_ms=1))
+    drive(s)
+    assert s.paused is not None
+    receive(s, solve_text(2, deal_board(1)))
+    assert s.paused is None  # one search held at a time
+    _, result = drive(s)
+    assert result["verdict"] == "solved"
+    receive(s, solve_text(3, deal_board(617), budget_ms=1))
+    _, again = drive(s)
+    assert again["nodes"] <= 2 * SLICE_NODES  # started afresh
+
+
+def test_other_rules_do_not_resume() -> None:
+    s = Service()
+    board = deal_board(617)
+    receive(s, solve_text(1, board, budget_ms=1))
+    drive(s)
+    three = Rules(free_cells=3).to_json()
+    receive(s, solve_text(2, board, budget_ms=1, rules=three))
+    _, result = drive(s)
+    assert result["nodes"] <= 2 * SLICE_NODES
+
+
 # --- difficulty ----------------------------------------------------------------------------------
 
 

@@ -2,8 +2,13 @@
 
 Every position the game reaches is analysed once by the solver worker (a
 verdict, a hint, and for a solved one the whole solution, which also answers
-for the positions along it).  The Hint button shows what is known, or asks;
-any move cancels a search in flight, and its reply is dropped.  The hint bar
+for the positions along it).  A search that finds no verdict within the hint
+budget gives a fallback move at once and then goes on in the background (the
+worker resumes it) for up to :data:`DEEP_BUDGET_MS` more, so a lost position
+is proven lost and a hard one still gets a real solution; the indicator and
+a fallback hint on show are updated when it ends.  The Hint button shows what
+is known, or asks; any move cancels a search in flight, and its reply is
+dropped.  The hint bar
 never says the player has lost: an unsolvable position gets a plain sentence
 and four ways out.
 """
@@ -26,6 +31,7 @@ if TYPE_CHECKING:
     from .app import App
 
 HINT_BUDGET_MS = 3000
+DEEP_BUDGET_MS = 20000  # the background search that follows an unfinished one
 FINISH_STEP_MS = 140
 MAX_KNOWN = 400
 
@@ -42,6 +48,8 @@ class Assist:
         self.client = SolverClient(self.unavailable)
         self.known: OrderedDict[Position, Reply] = OrderedDict()
         self.asking: Position | None = None  # the position the worker is working on
+        self.deep = False  # whether that search is the background one after a fallback
+        self.fallback: tuple[Position, Reply] | None = None  # the latest unfinished answer
         self.wants_hint = False
         self.hint_move: Move | None = None
         self.hint_for: Position | None = None
@@ -61,6 +69,7 @@ class Assist:
             self.stop_finish(quiet=True)
         self.client.cancel()
         self.asking = None
+        self.deep = False
         self.wants_hint = False
         self.clear_hint()
         self.update_finish_button()
@@ -72,14 +81,17 @@ class Assist:
             if self.winnability and not finishing and not pos.is_won():
                 self.ask(pos)
 
-    def ask(self, pos: Position) -> None:
+    def ask(self, pos: Position, deep: bool = False) -> None:
         self.asking = pos
-        self.client.solve(pos, self.app.game.rules, HINT_BUDGET_MS,
-                          lambda reply: self.answered(pos, reply))
+        self.deep = deep
+        self.client.solve(pos, self.app.game.rules, DEEP_BUDGET_MS if deep else HINT_BUDGET_MS,
+                          lambda reply: self.answered(pos, reply, deep))
 
-    def answered(self, pos: Position, reply: Reply) -> None:
+    def answered(self, pos: Position, reply: Reply, deep: bool = False) -> None:
         self.asking = None
-        if reply.get("type") == "result" and reply.get("verdict") != "unknown":
+        self.deep = False
+        result = reply.get("type") == "result"
+        if result and reply.get("verdict") != "unknown":
             self.remember(pos, reply)
         if pos != self.app.game.position:
             return
@@ -87,6 +99,12 @@ class Assist:
         if self.wants_hint:
             self.wants_hint = False
             self.show_hint(pos, reply)
+        elif deep and self.hint_for == pos and reply.get("verdict") != "unknown":
+            self.show_hint(pos, reply)  # the fallback on show becomes a real answer
+        if result and reply.get("verdict") == "unknown":
+            self.fallback = (pos, reply)
+            if not deep:
+                self.ask(pos, deep=True)  # the worker resumes the same search
 
     def remember(self, pos: Position, reply: Reply) -> None:
         self.known[pos] = reply
@@ -143,6 +161,8 @@ class Assist:
             self.app.play_move(move)  # the second press plays it
             return
         reply = self.known.get(pos)
+        if reply is None and self.fallback is not None and self.fallback[0] == pos:
+            reply = self.fallback[1]  # while the background search goes on
         if reply is not None:
             self.show_hint(pos, reply)
             return
@@ -158,6 +178,8 @@ class Assist:
             self.show_bar("unavailable", t("hint.unavailable"))
             return
         if verdict == "unsolvable":
+            self.hint_move = self.hint_for = None
+            self.app.view.mark({})
             self.show_bar("unsolvable", t("hint.unsolvable"))
             back = q('[data-panel="hint"] [data-action="back-to-winnable"]')
             back.hidden = self.last_winnable() is None

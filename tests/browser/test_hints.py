@@ -68,6 +68,7 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_TIMEOUT = 120_000  # ms: the worker boots its own Pyodide after the page's, slow on a busy machine
 ANSWER_TIMEOUT = 60_000  # ms: a search with the page's 3 s budget, once the worker runs
+DEEP_TIMEOUT = 120_000  # ms: the background search after a fallback (20 s of search), on a busy machine
 WATCHDOG_TIMEOUT = 40_000  # ms: the client's 8 s of silence, and the new worker's boot
 RESPONSIVE_MS = 250  # pointerup to the card's new pile while the worker searches: generous
 UNSOLVABLE_DEAL = 11982
@@ -435,15 +436,25 @@ def test_deal_11982_gets_the_unsolvable_bar_or_a_fallback_never_lost(page: Any, 
     state = expect_bar_state(page, "unsolvable|fallback", timeout=WORKER_TIMEOUT)
     bar = hint_bar(page)
     expect(bar.locator("[data-role=hint-text]")).not_to_have_text(re.compile(r"^\s*$"))
-    if state == "unsolvable":
-        for action in ("undo", "hint", "replay", "new"):
-            expect(bar.locator(f"[data-action={action}]")).to_be_visible()
-        expect_status(page, "winnable", "no")
-    else:
-        # no verdict in the page's budget: a promising move, legal here
+    if state == "fallback":
+        # no verdict in the page's budget: a promising move, legal here, while the
+        # search goes on in the background ...
         marked_move(Position.deal(UNSOLVABLE_DEAL), read_marks(page))
-        expect_status(page, "winnable", "unknown")
+        expect_never_lost(page)
+        # ... until it proves the deal lost: the fallback on show becomes the plain answer
+        assert expect_bar_state(page, "unsolvable", timeout=DEEP_TIMEOUT) == "unsolvable"
+        expect_no_marks(page)
+    for action in ("undo", "hint", "replay", "new"):
+        expect(bar.locator(f"[data-action={action}]")).to_be_visible()
+    expect_status(page, "winnable", "no")
     expect_never_lost(page)
+    # the proof came from the worker, resumed past the hint's budget, not restarted
+    results = [e["data"] for e in worker_log(page)
+               if e["dir"] == "in" and (e["data"] or {}).get("type") == "result"]
+    assert results[-1]["verdict"] == "unsolvable"
+    if state == "fallback":
+        assert results[-2]["verdict"] == "unknown"
+        assert results[-1]["nodes"] > results[-2]["nodes"]
 
 
 def test_unsolvable_bar_offers_four_ways_out_and_back_to_winnable(page: Any, site: str) -> None:
