@@ -259,8 +259,8 @@ class Solver:
         df = self.depth_first
         if df:
             space = n.cells.count(-1) + 2 * sum(1 for c in n.cols if not c)
-            key = df[0] * base + df[1] * depth - df[2] * space - 1000.0 * n.g
-            heapq.heappush(self._heaps[0], (key, self._counter, n))
+            prio = df[0] * base + df[1] * depth - df[2] * space - 1000.0 * n.g
+            heapq.heappush(self._heaps[0], (prio, self._counter, n))
         else:
             for heap, order in zip(self._heaps, self.orders, strict=True):
                 h_o = base + order[1] * depth - (order[2] * space if len(order) > 2 else 0)
