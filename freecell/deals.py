@@ -116,3 +116,25 @@ def random_deal_number(
     if low > high:
         raise DealNumberError(f"empty range of deals: {low} to {high}", "range")
     return (rng or _random.SystemRandom()).randint(low, high)
+
+
+# Where "New deal" draws from (a setting): every deal to a million, the classic
+# Windows XP series, or the deals to a million that can be won.
+DEAL_SOURCES = ("all", "classic", "winnable")
+CLASSIC_MAX = 32_000
+
+
+def draw_deal(source: str = "all", rng: _random.Random | None = None) -> int:
+    """A deal for "New deal" from ``source`` (one of :data:`DEAL_SOURCES`).
+
+    ``winnable`` draws from 1..1,000,000 without the deals proven unwinnable
+    (:data:`UNWINNABLE_DEALS` lists every one of them in that range).
+    """
+    if source not in DEAL_SOURCES:
+        raise ValueError(f"unknown deal source {source!r}")
+    rng = rng or _random.SystemRandom()
+    high = CLASSIC_MAX if source == "classic" else DEFAULT_RANDOM_MAX
+    deal = random_deal_number(rng, MIN_DEAL, high)
+    while source == "winnable" and deal in UNWINNABLE_DEALS:
+        deal = random_deal_number(rng, MIN_DEAL, high)
+    return deal

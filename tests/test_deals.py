@@ -11,11 +11,14 @@ import pytest
 
 from freecell.cards import card_text, parse_card
 from freecell.deals import (
+    DEAL_SOURCES,
     MAX_DEAL,
     MIN_DEAL,
+    UNWINNABLE_DEALS,
     DealNumberError,
     deal_cards,
     deal_columns,
+    draw_deal,
     parse_deal_number,
     random_deal_number,
 )
@@ -207,3 +210,49 @@ def test_random_deal_replays_as_game() -> None:
         again = Game.from_json(game.to_json(), clock=lambda: 0.0)
         assert again.deal == n
         assert again.position == game.position
+
+
+# --- where "New deal" draws from ---------------------------------------------------------------
+
+
+class _Rigged(random.Random):
+    """Draws the given numbers first (as randint(1, high) would), then behaves normally."""
+
+    def __init__(self, first: list[int]) -> None:
+        super().__init__(5)
+        self.first = list(first)
+
+    def randint(self, a: int, b: int) -> int:
+        if self.first:
+            n = self.first.pop(0)
+            assert a <= n <= b
+            return n
+        return super().randint(a, b)
+
+
+def test_winnable_source_draws_again_past_every_unwinnable_deal() -> None:
+    rng = _Rigged(sorted(UNWINNABLE_DEALS) + [617])
+    assert draw_deal("winnable", rng) == 617
+    assert not rng.first
+
+
+def test_other_sources_keep_what_they_draw() -> None:
+    assert draw_deal("all", _Rigged([11982])) == 11982
+    assert draw_deal("classic", _Rigged([11982])) == 11982
+
+
+@pytest.mark.parametrize(("source", "high"),
+                         [("all", 1_000_000), ("classic", 32_000), ("winnable", 1_000_000)])
+def test_draw_deal_ranges(source: str, high: int) -> None:
+    rng = random.Random(source)
+    drawn = [draw_deal(source, rng) for _ in range(2000)]
+    assert all(1 <= d <= high for d in drawn)
+    assert max(drawn) > high * 0.9  # the whole range is used
+    if source == "winnable":
+        assert not set(drawn) & UNWINNABLE_DEALS
+
+
+def test_draw_deal_refuses_an_unknown_source() -> None:
+    with pytest.raises(ValueError, match="unknown deal source"):
+        draw_deal("everything")
+    assert DEAL_SOURCES == ("all", "classic", "winnable")

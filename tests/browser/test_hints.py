@@ -45,6 +45,7 @@ from freecell.piles import FOUNDATION, Move, Pile
 from freecell.position import Position
 from freecell.rules import FREECELL
 from freecell.solver import SOLVED, Solver
+from freecell.worker import difficulty
 
 from .helpers import (
     STEP_TIMEOUT,
@@ -362,6 +363,32 @@ def test_hint_on_a_fresh_deal_is_legal_and_a_second_press_plays_it(page: Any, si
     expect(hint_bar(page)).to_be_hidden()
     expect_no_marks(page)
     expect_never_lost(page)
+
+
+# --- difficulty label --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("deal", [1, 617])
+def test_a_fresh_deal_gets_the_solvers_difficulty_label(page: Any, site: str, deal: int) -> None:
+    open_recorded(page, deal_url(site, deal))
+    expect_status(page, "winnable", "yes", timeout=WORKER_TIMEOUT)
+    result = next(e["data"] for e in worker_log(page)
+                  if e["dir"] == "in" and (e["data"] or {}).get("type") == "result")
+    level = difficulty(result["nodes"])  # the worker's effort on this deal, labelled
+    assert result["difficulty"] == level
+    # the same search in CPython: the label is the solver's, not the page's guess
+    assert difficulty(Solver(Position.deal(deal)).solve(max_nodes=200_000).nodes) == level
+    deal_el = page.locator("[data-status=deal]")
+    expect(deal_el).to_have_attribute("data-difficulty", level)
+    words = {"easy": "easy", "medium": "medium", "hard": "hard"}[level]
+    expect(deal_el).to_contain_text(str(deal))
+    expect(deal_el).to_contain_text(re.compile(words, re.I))
+    # a move clears nothing: the label belongs to the deal, and stays
+    press_hint(page)
+    expect_bar_state(page, "found")
+    press_hint(page)
+    expect_status(page, "moves", 1)
+    expect(deal_el).to_have_attribute("data-difficulty", level)
 
 
 # --- a move cancels the search; a stale reply never shows ---------------------------------------
