@@ -53,7 +53,19 @@ class SolverClient:
     # --- the worker -----------------------------------------------------
     def start(self) -> None:
         opts = to_js({"type": "module", "name": "freecell-solver"}, dict_converter=Object.fromEntries)
-        self.worker = window.Worker.new(WORKER_URL, opts)
+        try:
+            self.worker = window.Worker.new(WORKER_URL, opts)
+        except Exception:  # e.g. a sandboxed frame with an opaque origin refuses workers
+            self.worker = None
+            self.dead = True  # no hints; play goes on
+            callback = self.callback
+            self.current, self.callback, self.pending = None, None, None
+            first = not self.told_unavailable
+            self.told_unavailable = True
+            self.on_unavailable(first, True)
+            if callback is not None:
+                callback({"type": "error", "message": "no solver"})
+            return
         self.worker.addEventListener("message", self._on_message)
         self.worker.addEventListener("error", self._on_error)
         self.ready = False

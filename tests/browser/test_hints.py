@@ -813,3 +813,19 @@ def test_a_worker_that_cannot_load_is_not_restarted_in_a_loop(page: Any, site: s
     # play goes on
     game = Game(deal=1)
     play_move_on_page(page, game, off_solution_move(game))
+
+
+def test_a_page_that_may_not_make_workers_plays_on_without_hints(page: Any, site: str) -> None:
+    """A sandboxed frame with an opaque origin throws on ``new Worker``: no crash, one notice."""
+    page.add_init_script("""
+      window.Worker = class { constructor() { throw new DOMException('refused', 'SecurityError'); } };
+    """)
+    open_page(page, deal_url(site, 1))
+    press_hint(page)
+    expect_bar_state(page, "unavailable", timeout=STEP_TIMEOUT)
+    expect_status(page, "winnable", "unknown")
+    game = Game(deal=1)
+    play_move_on_page(page, game, off_solution_move(game))
+    expect_status(page, "moves", 1)
+    press_hint(page)  # asking again says the same, at once
+    expect_bar_state(page, "unavailable", timeout=STEP_TIMEOUT)
