@@ -10,9 +10,15 @@ Counters: moves (turns played), cards home, multi-card capacity, score
 zero), and a clock read from an injected function, started by the first move,
 paused while the page is hidden, stopped by the win.
 
+A game of a variant (:mod:`freecell.variants`: Baker's Game, Eight Off, ...)
+takes its rules and its layout of deal N from the variant: ``Game(617,
+variant="eightoff")``.
+
 The saved form (:meth:`Game.to_json`, :meth:`Game.from_json`) is compact JSON
 with a version number; loading anything else raises :class:`GameLoadError`
-and nothing else, and never leaves a half-loaded game.
+and nothing else, and never leaves a half-loaded game.  A game of a variant
+saves its id as ``"variant"``; saves without one (all older saves) are games
+whose deal is laid out by :meth:`Position.deal` under the saved rules.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .deals import DealNumberError, check_deal_number
 from .engine import (
@@ -38,6 +44,8 @@ from .engine import (
 from .piles import FOUNDATION, Move, MoveError
 from .position import BoardError, Position
 from .rules import FREECELL, Refusal, Rules
+from .variants import Variant
+from .variants import variant as find_variant
 
 SAVE_FORMAT = "freecell-game"
 SAVE_VERSION = 1
@@ -121,31 +129,57 @@ def _score_after(score: int, moves: tuple[Move, ...]) -> int:
 
 
 class Game:
-    """A game in progress.  Build it from a deal number or from a position."""
+    """A game in progress.  Build it from a deal number or from a position.
+
+    ``variant`` (an id of :data:`freecell.variants.VARIANTS`) gives the rules
+    and how deal N is laid out; ``rules``, if given too, must be the same.
+    Without it, deal N is Microsoft's layout under ``rules`` (classic
+    FreeCell by default).
+    """
 
     def __init__(
         self,
         deal: int | None = None,
         *,
         position: Position | None = None,
-        rules: Rules = FREECELL,
+        rules: Rules | None = None,
+        variant: str | None = None,
         auto_move: bool = True,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        self.variant: Variant | None = None if variant is None else find_variant(variant)
+        if self.variant is not None:
+            if rules is not None and _base(rules) != _base(self.variant.rules):
+                raise ValueError(f"the rules given are not those of the variant {self.variant.id!r}")
+            # a variant's rules, with the player's option of cards back from the foundations
+            rules = replace(self.variant.rules,
+                            foundation_return=rules is not None and rules.foundation_return)
+        self.rules = FREECELL if rules is None else rules
+        self.deal = deal
         if deal is not None:
             if position is not None:
                 raise ValueError("give a deal number or a position, not both")
-            position = Position.deal(check_deal_number(deal), rules)
+            position = self._deal_start()
         elif position is None:
             raise ValueError("give a deal number or a position")
-        self.deal = deal
-        self.rules = rules
-        self.start = position.validate(rules)
+        self.start = position.validate(self.rules)
         self.auto_move = auto_move
         self.clock = Clock(clock)
         self._turns: list[Turn] = []
         self._redo: list[Turn] = []
         self._trimmed = False  # the start is no longer the deal's start
+
+    def _deal_start(self) -> Position:
+        """The starting position of this game's deal number."""
+        n = check_deal_number(self.deal)
+        return Position.deal(n, self.rules) if self.variant is None else self.variant.deal(n)
+
+    def allow_foundation_return(self, on: bool) -> None:
+        """The option "cards back from the foundations", switched during a game.
+
+        The history stays as it is: undo and redo replay positions, not rules.
+        """
+        self.rules = replace(self.rules, foundation_return=bool(on))
 
     # --- state ---------------------------------------------------------
     @property
@@ -263,7 +297,7 @@ class Game:
     def restart(self) -> None:
         """Replay the deal from its start: history and clock start again."""
         if self._trimmed and self.deal is not None:
-            self.start = Position.deal(self.deal, self.rules)
+            self.start = self._deal_start()
             self._trimmed = False
         self._turns.clear()
         self._redo.clear()
@@ -276,6 +310,8 @@ class Game:
             data["deal"] = self.deal
         else:
             data["board"] = self.start.to_text()
+        if self.variant is not None:
+            data["variant"] = self.variant.id
         data["rules"] = self.rules.to_json()
         data["auto_move"] = self.auto_move
         data["turns"] = [t.text() for t in self._turns]
@@ -314,13 +350,23 @@ class Game:
         version = data.get("version")
         if type(version) is not int or version != SAVE_VERSION:
             raise GameLoadError(f"the saved game has version {version!r}; this one reads {SAVE_VERSION}")
-        known = {"format", "version", "deal", "board", "rules", "auto_move", "turns", "redo", "elapsed"}
+        known = {"format", "version", "deal", "board", "variant", "rules", "auto_move", "turns", "redo",
+                 "elapsed"}
         if set(data) - known:
             raise GameLoadError("the saved game has unknown fields")
         try:
             rules = Rules.from_json(data.get("rules", {}))
         except ValueError as e:
             raise GameLoadError(f"the saved rules are wrong: {e}") from None
+        variant_id = data.get("variant")
+        if variant_id is not None:
+            try:
+                saved = find_variant(variant_id)
+            except ValueError as e:
+                raise GameLoadError(f"the saved variant is wrong: {e}") from None
+            if "rules" in data and _base(rules) != _base(saved.rules):
+                raise GameLoadError("the saved rules are not those of the saved variant")
+            rules = replace(saved.rules, foundation_return=rules.foundation_return)
         auto_move = data.get("auto_move", True)
         if not isinstance(auto_move, bool):
             raise GameLoadError("auto_move must be true or false")
@@ -329,10 +375,11 @@ class Game:
             raise GameLoadError("the saved time is wrong")
         try:
             if "deal" in data and "board" not in data:
-                game = cls(check_deal_number(data["deal"]), rules=rules, auto_move=auto_move, clock=clock)
+                game = cls(check_deal_number(data["deal"]), rules=rules, variant=variant_id,
+                           auto_move=auto_move, clock=clock)
             elif "board" in data and "deal" not in data and isinstance(data["board"], str):
                 game = cls(position=Position.from_text(data["board"], rules), rules=rules,
-                           auto_move=auto_move, clock=clock)
+                           variant=variant_id, auto_move=auto_move, clock=clock)
             elif "deal" in data and "board" in data:
                 raise GameLoadError("the saved game has both a deal number and a board")
             else:
@@ -365,8 +412,15 @@ class Game:
         for i, m in enumerate((first, *auto)):
             if i and m.dst.kind != FOUNDATION:
                 raise GameLoadError(f"a saved auto-move does not go home: {item}")
-            refusal = check_move(pos, m, self.rules)
+            # a card taken back while the option was on stays legal after it is switched off
+            rules = replace(self.rules, foundation_return=True) if m.src.kind == FOUNDATION else self.rules
+            refusal = check_move(pos, m, rules)
             if refusal is not None:
                 raise GameLoadError(f"a saved move is illegal: {m.text()} ({refusal.reason.value})")
             pos = apply_move(pos, m)
         self._push(first, tuple(auto), before, pos)
+
+
+def _base(rules: Rules) -> Rules:
+    """Rules without the player's option of cards back from the foundations."""
+    return replace(rules, foundation_return=False)

@@ -993,3 +993,30 @@ def test_history_beyond_the_cap_folds_into_the_start(monkeypatch: pytest.MonkeyP
     assert restored.position == game.position and restored.moves == 4
     game.restart()
     assert game.position == Position.deal(617) and game.moves == 0
+
+
+# --- the option "cards back from the foundations", during a game ----------------------------------
+
+
+def test_foundation_return_switched_on_and_off_during_a_game(deal_1_solution: list[Move]) -> None:
+    game = Game(1)
+    for m in deal_1_solution[:12]:
+        game.play(m)
+    assert game.cards_home() > 0, "some card went home in the first moves"
+    assert not any(m.src.kind == FOUNDATION for m in game.legal_moves())  # the option is off
+    game.allow_foundation_return(True)
+    assert game.rules.foundation_return
+    back = next((m for m in game.legal_moves() if m.src.kind == FOUNDATION), None)
+    assert back is not None
+    game.play(back)
+    game.allow_foundation_return(False)
+    # the history with that move in it still saves and loads
+    again = Game.from_json(game.to_json())
+    assert again.position == game.position and again.moves == game.moves
+    assert not again.rules.foundation_return
+
+
+def test_a_variant_keeps_the_foundation_return_option() -> None:
+    game = Game(617, variant="bakers", rules=Rules(build=Build.SUIT, foundation_return=True))
+    assert game.rules.foundation_return and game.variant is not None
+    assert Game.from_json(game.to_json()).rules.foundation_return

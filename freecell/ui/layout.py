@@ -22,6 +22,7 @@ from ..position import Position
 CARD_RATIO = 1.4  # height / width
 FAN = 0.28  # distance between overlapping cards, as a fraction of card height
 MIN_STRIP = 0.25  # the fan never gets tighter than this: rank and suit stay visible
+LARGE_MIN_STRIP = 0.34  # the same for large indices (cardart.LARGE_TOP_STRIP / CARD_RATIO)
 PLANNED_FAN = 10  # columns up to this length never change the card size
 MAX_CARD_WIDTH = 120.0
 
@@ -62,6 +63,7 @@ class Layout:
     cells: tuple[Rect, ...]
     foundations: tuple[Rect, ...]
     columns: tuple[Rect, ...]  # drop areas: from the column's top to the table's bottom
+    min_strip: float = MIN_STRIP  # the tightest fan, as a fraction of card height
 
     def pile_rect(self, pile: Pile) -> Rect:
         if pile.kind == CELL:
@@ -81,7 +83,7 @@ class Layout:
         if length <= 1:
             return self.card_h * FAN
         room = self.height - self.columns[0].y - self.card_h - self.gap
-        return max(self.card_h * MIN_STRIP, min(self.card_h * FAN, room / (length - 1)))
+        return max(self.card_h * self.min_strip, min(self.card_h * FAN, room / (length - 1)))
 
     def spots(self, pos: Position) -> dict[Card, Spot]:
         """Where every card of ``pos`` lies."""
@@ -118,9 +120,20 @@ class Layout:
 
 
 def compute_layout(
-    width: float, height: float, free_cells: int = 4, columns: int = 8, longest: int = 0
+    width: float,
+    height: float,
+    free_cells: int = 4,
+    columns: int = 8,
+    longest: int = 0,
+    min_strip: float = MIN_STRIP,
+    left_handed: bool = False,
 ) -> Layout:
-    """The layout of a table ``width`` x ``height`` pixels whose longest column has ``longest`` cards."""
+    """The layout of a table ``width`` x ``height`` pixels whose longest column has ``longest`` cards.
+
+    ``min_strip``: the part of a covered card that must show (``LARGE_MIN_STRIP``
+    for large indices).  ``left_handed``: the foundations on the left and the
+    free cells on the right (the top row mirrored, in the same order).
+    """
     width = max(width, 160.0)
     height = max(height, 160.0)
     slots = max(columns, free_cells + 4)
@@ -128,7 +141,7 @@ def compute_layout(
     by_width = width / (slots + (slots + 1) * gap_frac)
     # height: margin + top row + gap + the longest column at the tightest fan + margin
     planned = max(PLANNED_FAN, longest)
-    by_height = height / (CARD_RATIO * (2 + MIN_STRIP * (planned - 1)) + 3.6 * gap_frac)
+    by_height = height / (CARD_RATIO * (2 + min_strip * (planned - 1)) + 3.6 * gap_frac)
     card_w = min(by_width, by_height, MAX_CARD_WIDTH)
     card_h = card_w * CARD_RATIO
     gap = card_w * gap_frac
@@ -139,12 +152,16 @@ def compute_layout(
     def x_of(i: int) -> float:
         return left + i * (card_w + gap)
 
-    cells = tuple(Rect(x_of(i), top, card_w, card_h) for i in range(free_cells))
-    foundations = tuple(Rect(x_of(slots - 4 + i), top, card_w, card_h) for i in range(4))
+    if left_handed:
+        foundations = tuple(Rect(x_of(i), top, card_w, card_h) for i in range(4))
+        cells = tuple(Rect(x_of(slots - free_cells + i), top, card_w, card_h) for i in range(free_cells))
+    else:
+        cells = tuple(Rect(x_of(i), top, card_w, card_h) for i in range(free_cells))
+        foundations = tuple(Rect(x_of(slots - 4 + i), top, card_w, card_h) for i in range(4))
     col_top = top + card_h + gap * 1.5
     col_left = left + (slots - columns) * (card_w + gap) / 2
     cols = tuple(
         Rect(col_left + i * (card_w + gap), col_top, card_w, max(card_h, height - col_top))
         for i in range(columns)
     )
-    return Layout(width, height, card_w, card_h, gap, cells, foundations, cols)
+    return Layout(width, height, card_w, card_h, gap, cells, foundations, cols, min_strip)

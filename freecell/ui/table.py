@@ -12,6 +12,10 @@ Tap rules:
   that can go to its foundation sends it there at once.  Otherwise the card is
   selected, with the cards below it when they form a run (a broken run is
   refused with ``broken_sequence``).
+- With the "smart" tap (a setting), a card that cannot go home goes, with the
+  run below it, to the best place for it: a column where it builds (the one
+  that makes the longer run), else an empty column, else a free cell (one
+  card).  Only when none takes it is it selected.
 - With a selection, a tap on the selected card drops the selection; a tap on
   another card of the same column selects from there instead; a tap anywhere
   else is the destination: the move is played, or refused with its reason,
@@ -54,9 +58,10 @@ NONE = Outcome("none")
 class TableState:
     """The selection on a game's table, and the meaning of taps and drops."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, smart: bool = False) -> None:
         self.game = game
         self.selection: Selection | None = None
+        self.smart = smart  # what a tap does: "smart" moves, or home-else-select
 
     # --- what can be picked up ----------------------------------------
     def pick(self, pile: Pile, index: int) -> Selection | Refusal:
@@ -103,7 +108,41 @@ class TableState:
         home = self._home_move(pile, index)
         if home is not None:
             return self._play(home)
+        if self.smart:
+            best = self.smart_move(pile, index)
+            if best is not None:
+                return self._play(best)
         return self._select(pile, index)
+
+    def smart_move(self, pile: Pile, index: int) -> Move | None:
+        """Where a smart tap sends the cards from card ``index`` of ``pile``, if anywhere."""
+        picked = self.pick(pile, index)
+        if isinstance(picked, Refusal) or pile.kind == FOUNDATION:
+            return None
+        pos = self.game.position
+        count = picked.count
+        builds: list[tuple[int, int, Move]] = []
+        empty: Move | None = None
+        for i, col in enumerate(pos.columns):
+            if i == pile.index and pile.kind == COLUMN:
+                continue
+            move = Move(pile, Pile(COLUMN, i), count)
+            if self.game.check(move) is not None:
+                continue
+            if col:
+                # the longer the run it joins, the better; then the leftmost column
+                builds.append((-run_length(col, self.game.rules), i, move))
+            elif empty is None and not (pile.kind == COLUMN and count == len(pos.columns[pile.index])):
+                empty = move  # a whole column into an empty one changes nothing
+        if builds:
+            return min(builds)[2]
+        if empty is not None:
+            return empty
+        if pile.kind == COLUMN and count == 1:
+            for i, c in enumerate(pos.cells):
+                if c is None:
+                    return Move(pile, Pile(CELL, i))
+        return None
 
     def tap_pile(self, pile: Pile) -> Outcome:
         """A tap on a pile's empty area (or below a column's cards)."""
@@ -139,6 +178,10 @@ class TableState:
         """Play a move chosen elsewhere (a hint); the selection ends."""
         self.selection = None
         return self._play(move)
+
+    def select(self, pile: Pile, index: int) -> Outcome:
+        """Select the cards from card ``index`` of ``pile``, never sending one home."""
+        return self._select(pile, index)
 
     def clear(self) -> Outcome:
         had = self.selection is not None
