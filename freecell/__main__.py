@@ -1,8 +1,17 @@
 """Command line: ``python -m freecell deal N`` and ``python -m freecell solve``.
 
     python -m freecell deal 617                # the layout of a deal
+    python -m freecell deal 617 --variant eightoff
     python -m freecell solve 617 --budget 30   # solve a deal, at most 30 seconds
+    python -m freecell solve 617 --variant bakers
     python -m freecell solve --board FILE      # solve a board text (``-``: stdin)
+
+``--variant ID`` picks a variant of :mod:`freecell.variants` (``freecell``,
+``freecell3`` ... ``freecell0``, ``bakers``, ``eightoff``, ``seahaven``): its
+rules, and its layout of deal N; without it, classic FreeCell.  ``deal``
+prints one line per column; when the variant deals cards into free cells
+(Eight Off, Seahaven Towers), a ``Freecells: ...`` line comes first, so the
+output stays a board text that ``solve --board`` and fc-solve read.
 
 ``solve`` prints one JSON object, the solver's result: ``{"verdict": "solved" |
 "unsolvable" | "unknown", "moves": [{"from": "3", "to": "h", "count": 1}, ...],
@@ -20,11 +29,14 @@ import sys
 
 from .deals import DealNumberError, parse_deal_number
 from .position import BoardError, Position
+from .rules import FREECELL, Rules
 from .solver import Solver
+from .variants import VARIANTS, Variant, variant
 
 USAGE = (
-    "usage: python -m freecell deal N | solve N [--budget SECONDS] | solve --board FILE [--budget SECONDS]"
-    "   (N a deal number from 1 to 8,589,934,591)"
+    "usage: python -m freecell deal N [--variant ID] | solve N [--variant ID] [--budget SECONDS]"
+    " | solve --board FILE [--variant ID] [--budget SECONDS]"
+    f"   (N a deal number from 1 to 8,589,934,591; ID one of {', '.join(VARIANTS)})"
 )
 DEFAULT_BUDGET = 10.0
 MAX_BUDGET = 3600.0
@@ -53,9 +65,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _deal(rest: list[str]) -> int:
-    if len(rest) != 1:
+    options, numbers = _parse(rest, "deal", ("--variant",))
+    if len(numbers) != 1:
         raise UsageError("deal takes exactly one deal number")
-    sys.stdout.write(Position.deal(_deal_number(rest[0])).to_text(header=False))
+    n = _deal_number(numbers[0])
+    text = ""
+    if "--variant" in options:
+        position = _variant(options["--variant"]).deal(n)
+        if any(c is not None for c in position.cells):
+            text = position.to_text().splitlines()[1] + "\n"  # the Freecells: line
+    else:
+        position = Position.deal(n)
+    sys.stdout.write(text + position.to_text(header=False))
     return 0
 
 
@@ -63,18 +84,38 @@ def _solve(rest: list[str]) -> int:
     if any(a in ("-h", "--help") for a in rest):
         print(USAGE)
         return 0
+    options, numbers = _parse(rest, "solve", ("--budget", "--board", "--variant"))
+    budget = _budget(options.get("--budget"))
+    chosen = _variant(options["--variant"]) if "--variant" in options else None
+    rules = FREECELL if chosen is None else chosen.rules
+    if "--board" in options:
+        if numbers:
+            raise UsageError("give a deal number or --board FILE, not both")
+        position = _read_board(options["--board"], rules)
+    elif len(numbers) == 1:
+        n = _deal_number(numbers[0])
+        position = Position.deal(n) if chosen is None else chosen.deal(n)
+    else:
+        raise UsageError("solve takes one deal number or --board FILE")
+    result = Solver(position, rules).solve(seconds=budget)
+    sys.stdout.write(json.dumps(result.to_json()) + "\n")
+    return 0
+
+
+def _parse(rest: list[str], command: str, names: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
+    """Options (``--name value`` or ``--name=value``, each at most once) and the other arguments."""
     options: dict[str, str] = {}
-    numbers: list[str] = []
+    others: list[str] = []
     i = 0
     while i < len(rest):
         arg = rest[i]
         i += 1
         if not arg.startswith("--"):
-            numbers.append(arg)
+            others.append(arg)
             continue
         name, eq, value = arg.partition("=")
-        if name not in ("--budget", "--board"):
-            raise UsageError(f"unknown option {arg!r} for solve")
+        if name not in names:
+            raise UsageError(f"unknown option {arg!r} for {command}")
         if name in options:
             raise UsageError(f"{name} given twice")
         if not eq:
@@ -83,18 +124,14 @@ def _solve(rest: list[str]) -> int:
             value = rest[i]
             i += 1
         options[name] = value
-    budget = _budget(options.get("--budget"))
-    if "--board" in options:
-        if numbers:
-            raise UsageError("give a deal number or --board FILE, not both")
-        position = _read_board(options["--board"])
-    elif len(numbers) == 1:
-        position = Position.deal(_deal_number(numbers[0]))
-    else:
-        raise UsageError("solve takes one deal number or --board FILE")
-    result = Solver(position).solve(seconds=budget)
-    sys.stdout.write(json.dumps(result.to_json()) + "\n")
-    return 0
+    return options, others
+
+
+def _variant(text: str) -> Variant:
+    try:
+        return variant(text)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 def _deal_number(text: str) -> int:
@@ -115,7 +152,7 @@ def _budget(text: str | None) -> float:
     return value
 
 
-def _read_board(path: str) -> Position:
+def _read_board(path: str, rules: Rules) -> Position:
     name = "stdin" if path == "-" else repr(path)
     try:
         if path == "-":
@@ -132,7 +169,7 @@ def _read_board(path: str) -> Position:
     except UnicodeDecodeError:
         raise UsageError(f"the board {name} is not UTF-8 text") from None
     try:
-        return Position.from_text(text)
+        return Position.from_text(text, rules)
     except BoardError as e:
         raise UsageError(f"bad board {name}: {e}") from None
 

@@ -285,7 +285,39 @@ def is_stuck(pos: Position, rules: Rules) -> bool:
 
 
 def is_safe_home(pos: Position, card: Card, rules: Rules) -> bool:
-    """Whether ``card`` (next for its foundation) can go home without loss."""
+    """Whether ``card`` (next for its foundation) can go home without loss.
+
+    Why the rule is sound, for every build rule and either empty-column rule
+    (cards never coming back from the foundations).  Let ``c`` have rank ``r``
+    and suit ``s``; its dependants are the cards the build rule lets lie on it:
+    the rank ``r - 1`` cards of the other colour (ALTERNATE), of the other
+    suits (ANY), or of suit ``s`` alone (SUIT).  Say every dependant is home.
+    Foundations only grow, so nothing can ever lie on ``c`` again: until it
+    goes home, ``c`` is a column's last card or in a free cell, and a
+    multi-card move that carries it carries it last.  Take any winning line
+    from ``pos`` and delete ``c`` from it: drop the moves of ``c`` alone, carry
+    one card less in the moves that carried it below others.  At each step the
+    new position is the old one without ``c``, so no column bottom changes
+    except where ``c`` was, and there are as many or more empty free cells and
+    empty columns.  Each kept move is then legal: the same head card onto the
+    same base (never ``c``) or into a column that was empty before too, the
+    same run or that run less its last card, and a capacity at least as large
+    (``(f + 1) * 2**e`` or, when only kings fill empty columns, ``f + 1``;
+    both grow with ``f`` and ``e``).  Foundation moves of other suits are
+    untouched, and the next card of suit ``s`` went home after ``c`` anyway.
+    So the shortened line wins: the position after the move is winnable if
+    the one before was (and conversely, by playing ``c`` home first).
+
+    Under SUIT the only dependant of ``c`` is the card of rank ``r - 1`` of
+    suit ``s``, and it is home because ``c`` is next for its foundation: every
+    card that can go home is safe, whatever the free cells and columns.
+    Aces have no dependant; a two's dependants are aces, and an ace never
+    needs a base (whenever it could go onto the two it can go home instead),
+    so aces and twos are always safe.  When cards may come back from the
+    foundations a dependant can come back too, so only those two ranks are.
+    ``tests/test_automove_safety.py`` and ``tests/test_variants.py`` check
+    this exhaustively on small endgames.
+    """
     r = card // 4 + 1
     if r <= 2:
         return True

@@ -1,10 +1,12 @@
-"""The message catalogue: ``static/i18n/en.json`` and ``static/i18n/fr.json``.
+"""The message catalogues: ``static/i18n/<lang>.json``, one per language of ``LANGUAGES``.
 
-Every visible string of the page comes from these two files, keyed by id.  The
-tests check that both languages hold the same keys with the same named
-placeholders, that every string formats, that every refusal reason of the
-engine and every key the UI code asks for has a message, and that the French
-file keeps the usual FreeCell terms and French typography.
+Every visible string of the page comes from these files, keyed by id.  The
+tests check that the languages the code offers are exactly the files there and
+the list in ``static/boot.js``; that every language holds the same keys as
+English with the same named placeholders; that every string formats; that
+every refusal reason of the engine and every key the UI code asks for has a
+message; that each language keeps the usual FreeCell terms and its own
+typography; and that nothing is left in English by mistake.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from pathlib import Path
 import pytest
 
 from freecell.rules import Reason
+from freecell.ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 I18N = ROOT / "static" / "i18n"
-LANGS = ("en", "fr")
+LANGS = LANGUAGES
+TRANSLATIONS = tuple(lang for lang in LANGS if lang != "en")
 
 NBSP = "\u00a0"
 NNBSP = "\u202f"
@@ -69,6 +73,98 @@ FRENCH_CONTAINS: list[tuple[str, str]] = [
     ("rules.setup.body", "colonnes"),
     ("rules.multi.empty_note", "colonnes"),
 ]
+
+# The usual terms of the game in the other languages: exact button labels, and
+# words the texts about free cells, foundations and columns must use.
+TERMS_EXACT: dict[str, dict[str, str]] = {
+    "it": {
+        "action.new": "Nuova partita",
+        "action.undo": "Annulla",
+        "action.hint": "Consiglio",
+        "action.rules": "Regole",
+        "pile.cell": "cella libera {n}",
+        "pile.foundation": "fondazione di {n}",
+        "pile.column": "colonna {n}",
+    },
+    "ro": {
+        "action.new": "Joc nou",
+        "action.undo": "Anulează",
+        "action.hint": "Indiciu",
+        "action.rules": "Reguli",
+        "pile.cell": "celula liberă {n}",
+        "pile.foundation": "fundația de {n}",
+        "pile.column": "coloana {n}",
+    },
+    "de": {
+        "action.new": "Neues Spiel",
+        "action.undo": "Zug zurück",
+        "action.hint": "Tipp",
+        "action.rules": "Regeln",
+        "pile.cell": "freie Zelle {n}",
+        "pile.foundation": "Ablagestapel {n}",
+        "pile.column": "Spalte {n}",
+    },
+    "es": {
+        "action.new": "Nueva partida",
+        "action.undo": "Deshacer",
+        "action.hint": "Pista",
+        "action.rules": "Reglas",
+        "pile.cell": "celda libre {n}",
+        "pile.foundation": "fundación de {n}",
+        "pile.column": "columna {n}",
+    },
+}
+TERMS_CONTAIN: dict[str, list[tuple[str, str]]] = {
+    "it": [
+        ("status.capacity_label", "celle libere"),
+        ("rules.setup.body", "celle libere"),
+        ("rules.multi.body", "celle libere"),
+        ("reason.too_many_cards", "celle libere"),
+        ("status.home_label", "fondazioni"),
+        ("rules.setup.body", "fondazioni"),
+        ("rules.finish.body", "fondazioni"),
+        ("rules.setup.body", "colonne"),
+        ("rules.multi.empty_note", "colonna vuota"),
+    ],
+    "ro": [
+        ("status.capacity_label", "celulele libere"),
+        ("rules.setup.body", "celule libere"),
+        ("rules.multi.body", "celule libere"),
+        ("reason.too_many_cards", "celule libere"),
+        ("status.home_label", "fundații"),
+        ("rules.setup.body", "fundații"),
+        ("rules.finish.body", "fundații"),
+        ("rules.setup.body", "coloane"),
+        ("rules.multi.empty_note", "coloană goală"),
+    ],
+    "de": [
+        ("status.capacity_label", "freien Zellen"),
+        ("rules.setup.body", "freie Zellen"),
+        ("rules.multi.body", "freie Zellen"),
+        ("reason.too_many_cards", "freie Zellen"),
+        ("status.home_label", "Ablagestapel"),
+        ("rules.setup.body", "Ablagestapel"),
+        ("rules.finish.body", "Ablagestapel"),
+        ("rules.setup.body", "Spalten"),
+        ("rules.multi.empty_note", "leere Spalte"),
+    ],
+    "es": [
+        ("status.capacity_label", "celdas libres"),
+        ("rules.setup.body", "celdas libres"),
+        ("rules.multi.body", "celdas libres"),
+        ("reason.too_many_cards", "celdas libres"),
+        ("status.home_label", "fundaciones"),
+        ("rules.setup.body", "fundaciones"),
+        ("rules.finish.body", "fundaciones"),
+        ("rules.setup.body", "columnas"),
+        ("rules.multi.empty_note", "columna vacía"),
+    ],
+}
+
+# Strings that may read the same as in English: everywhere, and in one language
+# (a word both languages share, a proper name kept as it is).
+SAME_AS_ENGLISH = {"app.title", "action.ok"}
+SAME_AS_ENGLISH_IN: dict[str, set[str]] = {"fr": {"card.rank.six"}, "de": {"variant.seahaven"}}
 
 # Where the UI asks for messages, and how it asks.
 T_CALL = re.compile(r"""(?<![\w$])t\(\s*(["'])([^"'\\]+)\1\s*[,)]""")
@@ -124,10 +220,23 @@ def test_file_parses_and_is_canonical(lang: str) -> None:
     assert raw == canonical, f"{lang}.json: keep it flat, keys sorted, 2-space indent, UTF-8 unescaped"
 
 
-def test_same_keys() -> None:
-    en, fr = set(catalogue("en")), set(catalogue("fr"))
-    assert en - fr == set(), "missing in fr.json"
-    assert fr - en == set(), "missing in en.json"
+def test_languages_are_the_files_and_boot_list() -> None:
+    """The code, the files in static/i18n and boot.js offer the same languages."""
+    assert len(set(LANGUAGES)) == len(LANGUAGES)
+    assert DEFAULT_LANGUAGE in LANGUAGES
+    assert {p.stem for p in I18N.glob("*.json")} == set(LANGUAGES)
+    assert not [p.name for p in I18N.iterdir() if p.suffix != ".json"]
+    boot = (ROOT / "static" / "boot.js").read_text(encoding="utf-8")
+    m = re.search(r"\bconst LANGS\s*=\s*\[([^\]]*)\]", boot)
+    assert m, "boot.js: no LANGS list"
+    assert tuple(re.findall(r"[\"']([^\"']+)[\"']", m.group(1))) == LANGUAGES
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_same_keys(lang: str) -> None:
+    en, other = set(catalogue("en")), set(catalogue(lang))
+    assert sorted(en - other) == [], f"missing in {lang}.json"
+    assert sorted(other - en) == [], f"in {lang}.json but not in en.json"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -136,10 +245,25 @@ def test_key_shape(lang: str) -> None:
     assert not bad
 
 
-def test_same_placeholders() -> None:
-    en, fr = catalogue("en"), catalogue("fr")
-    diff = {k: (placeholders(en[k]), placeholders(fr[k])) for k in en.keys() & fr.keys()}
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_same_placeholders(lang: str) -> None:
+    en, other = catalogue("en"), catalogue(lang)
+    diff = {k: (placeholders(en[k]), placeholders(other[k])) for k in en.keys() & other.keys()}
     assert {k: v for k, v in diff.items() if v[0] != v[1]} == {}
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_nothing_left_in_english(lang: str) -> None:
+    """A string with words in it is translated, not copied from en.json."""
+    en, other = catalogue("en"), catalogue(lang)
+    copied = [
+        k
+        for k in en.keys() & other.keys()
+        if k not in SAME_AS_ENGLISH | SAME_AS_ENGLISH_IN.get(lang, set())
+        and other[k] == en[k]
+        and re.search(r"[A-Za-z]", re.sub(r"\{\w+\}", "", en[k]))
+    ]
+    assert copied == [], f"{lang}.json keeps English text"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -198,6 +322,39 @@ def test_french_terms() -> None:
     for key, term in FRENCH_CONTAINS:
         assert term in fr[key], f"{key} should use {term!r}"
     assert fr["status.capacity"] == "Déplacer {n}"
+
+
+@pytest.mark.parametrize("lang", TERMS_EXACT)
+def test_game_terms(lang: str) -> None:
+    data = catalogue(lang)
+    for key, value in TERMS_EXACT[lang].items():
+        assert data[key] == value, f"{lang}: {key}"
+    for key, term in TERMS_CONTAIN[lang]:
+        assert term in data[key], f"{lang}: {key} should use {term!r}"
+
+
+def test_every_translation_has_terms() -> None:
+    assert set(TERMS_EXACT) == set(TERMS_CONTAIN) == set(TRANSLATIONS) - {"fr"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_rules_name_the_buttons(lang: str) -> None:
+    """The rules call the buttons and the capacity counter by the words the page shows."""
+    data = catalogue(lang)
+    assert data["action.finish"] in data["rules.finish.body"]
+    assert data["action.settings"] in data["rules.deals.body"]
+    counter = data["status.capacity"].replace("{n}", "").strip(" :")
+    assert counter and counter in data["rules.multi.body"]
+
+
+@pytest.mark.parametrize("lang", [lang for lang in TRANSLATIONS if lang != "fr"])
+def test_typography(lang: str) -> None:
+    """Typographic quotes and apostrophes, dots between thousands, Romanian commas below."""
+    for key, text in catalogue(lang).items():
+        assert '"' not in text and "'" not in text, f"{lang}: {key} has a straight quote"
+        assert not re.search(r"\d,\d{3}", text), f"{lang}: {key}: thousands take a dot"
+        if lang == "ro":
+            assert not re.search("[\u015e\u015f\u0162\u0163]", text), f"ro: {key}: use ș ț, not ş ţ"
 
 
 def test_french_typography() -> None:

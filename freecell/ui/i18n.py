@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 
 from ..rules import Refusal
 
-LANGUAGES = ("en", "fr")
+LANGUAGES = ("en", "fr", "it", "ro", "de", "es")
 DEFAULT_LANGUAGE = "en"
 
 
