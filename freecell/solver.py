@@ -50,8 +50,9 @@ SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
 # [, weight of the free space: empty free cells + 2 x empty columns]).
 ORDERS: tuple[tuple[float, ...], ...] = ((2.5, 0.5), (2.5, 1.0), (2.0, 1.0), (3.0, 1.0, 2.0))
 # When the best-first orders have expanded this many states without a verdict,
-# other searches start beside them, each with its own table of states, and all
-# take turns of DEEP_SLICE nodes: two depth-first ones (the deepest state first,
+# other searches start beside them, each with its own table of states; the
+# best-first search keeps every other slice of DEEP_SLICE nodes and the others
+# share the rest: two depth-first ones (the deepest state first,
 # the best estimate among siblings; weights of the estimate, of the cards over
 # the next cards home, and of the free space) and a greedy best-first one.
 # Each finds solutions where the others stall (long ones, which the shortening
@@ -383,11 +384,12 @@ class Solver:
                     return self.result
                 if side and self._slice_left <= 0:
                     self._slice_left = DEEP_SLICE
-                    self._side_turn = (self._side_turn + 1) % (len(side) + 1)
+                    # this search takes every other slice; the side searches share the rest
+                    self._side_turn = (self._side_turn + 1) % (2 * len(side))
                     if len(self._seen) - self._own < SIDE_MIN_OPEN * self._own:
                         self._side_turn = 0
-                if side and self._side_turn:
-                    other = side[self._side_turn - 1]
+                if side and self._side_turn & 1:
+                    other = side[self._side_turn // 2]
                     before = other.nodes
                     verdict = other.run(max_nodes=DEEP_SLICE)
                     done += other.nodes - before
