@@ -4,7 +4,7 @@
 // No visible text is written here: it all comes from static/i18n/<lang>.json.
 "use strict";
 (function () {
-  const LANGS = ["en", "fr"];
+  const LANGS = ["en", "fr", "it", "ro", "de", "es"];
   const LOAD_TIMEOUT_MS = 90000;
   const root = document.documentElement;
 
@@ -37,6 +37,18 @@
     root.dataset.state = "failed";
     const box = document.getElementById("load-failed");
     if (box) box.hidden = false;
+  }
+
+  // The table's theme and animation speed from the saved settings, early (the page's
+  // Python applies every setting again once it runs).
+  try {
+    const saved = JSON.parse(localStorage.getItem("freecell.settings") || "null");
+    if (saved && saved.format === "freecell-settings") {
+      if (["dark", "light"].includes(saved.theme)) root.dataset.theme = saved.theme;
+      if (["normal", "fast", "off"].includes(saved.speed)) root.dataset.speed = saved.speed;
+    }
+  } catch (e) {
+    // storage refused or unreadable: the defaults
   }
 
   const lang = pickLanguage();

@@ -164,7 +164,11 @@ TERMS_CONTAIN: dict[str, list[tuple[str, str]]] = {
 # Strings that may read the same as in English: everywhere, and in one language
 # (a word both languages share, a proper name kept as it is).
 SAME_AS_ENGLISH = {"app.title", "action.ok"}
-SAME_AS_ENGLISH_IN: dict[str, set[str]] = {"fr": {"card.rank.six"}, "de": {"variant.seahaven"}}
+SAME_AS_ENGLISH_IN: dict[str, set[str]] = {
+    "fr": {"card.rank.six", "status.score"},
+    "de": {"variant.seahaven", "settings.speed.normal"},
+    "es": {"settings.speed.normal"},
+}
 
 # Where the UI asks for messages, and how it asks.
 T_CALL = re.compile(r"""(?<![\w$])t\(\s*(["'])([^"'\\]+)\1\s*[,)]""")

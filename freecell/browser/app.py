@@ -18,16 +18,24 @@ from pyodide.ffi import create_once_callable, create_proxy, jsnull
 
 from .. import engine
 from ..cards import Card
-from ..deals import UNWINNABLE_DEALS, DealNumberError, parse_deal_number, random_deal_number
+from ..deals import DealNumberError, draw_deal, parse_deal_number
 from ..game import Game, Turn
 from ..piles import Move, MoveError, Pile
 from ..position import Position
 from ..rules import Refusal
+from ..ui.focus import KEYS, shortcut
 from ..ui.i18n import Catalogue, choose_language
-from ..ui.layout import Rect, compute_layout
-from ..ui.start import parse_query
+from ..ui.layout import LARGE_MIN_STRIP, MIN_STRIP, Rect, compute_layout
+from ..ui.speech import selection_sentence, turn_sentence
+from ..ui.start import parse_embed, parse_query
 from ..ui.table import Outcome, TableState
+from ..variants import VARIANTS
+from .access import Access
 from .assist import Assist
+from .embedding import Embedding
+from .longpress import LongPress
+from .persist import Persistence, catalogue_for_settings, switch_language, translate_page, variant_id
+from .settings import SettingsPanel
 from .view import TableView
 
 DRAG_THRESHOLD_PX = 8
@@ -58,6 +66,7 @@ class Press:
         self.on_card = on_card
         self.dragging = False
         self.dead = False
+        self.picking = False  # a long press opened the sequence picker
         self.cards: list[Card] = []
         self.base: dict[Card, Any] = {}
 
@@ -76,43 +85,84 @@ class App:
         self._layout_pending = False
         self._shown_time = ""
         self.assist = Assist(self)
+        self.persist = Persistence(self, _now)
+        self.embedding = Embedding(self, parse_embed(str(window.location.search)))
+        self.access = Access(self)
+        self.longpress = LongPress(self)
+        self.settings_panel = SettingsPanel(self)
+        self.large_cards = False
+        self.left_handed = False
+        self.show_score = False
+        self.speed_off = False
         self.drawn_at_random = False
         self.level: str | None = None
-        reduce = window.matchMedia("(prefers-reduced-motion: reduce)")
-        self.view.animate = not bool(reduce.matches)
+        self._reduce = window.matchMedia("(prefers-reduced-motion: reduce)")
+        self.view.animate = not bool(self._reduce.matches)
 
     # --- start ---------------------------------------------------------
     def start(self) -> None:
         req = parse_query(str(window.location.search))
-        if req.board is not None:
-            self.new_game(position=req.board)
+        self.persist.load()
+        saved = self.persist.saved_game(req)
+        if saved is not None:
+            self.new_game(restored=saved)
+        elif req.board is not None:
+            self.new_game(position=req.board, variant=req.variant)
         elif req.deal is not None:
-            self.new_game(deal=req.deal)
+            self.new_game(deal=req.deal, variant=req.variant)
         else:
-            self.new_game(deal=random_deal_number())
-            if req.error:
-                self.say(self.cat.t(req.error, text=req.error_text), reason="url")
+            self.action_new()
+        if req.error:
+            self.say(self.cat.t(req.error, text=req.error_text), reason="url")
         self.build_rules()
         self.bind()
+        self.persist.ready()
         for name in ("new", "settings", "hint"):
             q(f'.actionbar [data-action="{name}"]').removeAttribute("disabled")
         document.documentElement.dataset.state = "ready"
         self.assist.start()
 
-    def new_game(self, deal: int | None = None, position: Position | None = None) -> None:
+    def new_game(self, deal: int | None = None, position: Position | None = None,
+                 restored: Game | None = None, variant: str | None = None) -> None:
+        """Deal ``deal``, lay out ``position``, or bring back the ``restored`` game.
+
+        A new game is of ``variant`` (classic FreeCell if ``None``) and plays
+        with the settings of the moment (auto-move, cards back from the
+        foundations, the tap).
+        """
+        prefs = self.persist.settings
+        old_rules = self.game.rules
         self.drawn_at_random = False
         self.level = None
-        self.game = Game(deal, position=position, clock=_now)
-        self.state = TableState(self.game)
+        if restored is not None:
+            self.game = restored
+        else:
+            self.game = Game(deal, position=position, variant=variant or "freecell",
+                             auto_move=prefs.flag("auto-move"), clock=_now)
+        self.game.auto_move = prefs.flag("auto-move")
+        if self.game.rules.foundation_return != prefs.flag("foundation-return"):
+            self.game.allow_foundation_return(prefs.flag("foundation-return"))
+        if self.game.rules != old_rules:
+            self.assist.rules_changed()  # Baker's Game deal 5 looks like FreeCell deal 5
+        self.state = TableState(self.game, smart=prefs.choice("tap") == "smart")
+        self.view.reshape(self.game.rules.free_cells, self.game.rules.columns)
         self.hide_panels()
-        if deal is not None:
-            window.history.replaceState(None, "", f"?deal={deal}")
-            self.say(self.cat.t("deal.started", n=deal))
+        if self.game.deal is not None:
+            window.history.replaceState(None, "", self.embedding.address(self.game.deal,
+                                                                         self.variant_id()))
+        if restored is not None and (restored.moves or restored.can_redo()):
+            self.say(self.cat.t("msg.restored"))
+        elif self.game.deal is not None:
+            self.say(self.cat.t("deal.started", n=self.game.deal))
+        self.persist.adopt(restored=restored is not None)
         self.relayout(animate=False)
         self.update_status()
         self.assist.position_changed()
-        if self.game.is_stuck():
+        if self.game.is_won():
+            self.show_win()
+        elif self.game.is_stuck():
             self.show_panel("stuck")
+            self.access.announce(self.cat.t("say.stuck"))
 
     # --- binding -------------------------------------------------------
     def _on(self, target: Any, event: str, handler: Any, **opts: bool) -> None:
@@ -135,8 +185,10 @@ class App:
         self._on(document, "click", self.on_click)
         self._on(document, "keydown", self.on_key)
         self._on(document, "visibilitychange", self.on_visibility)
+        self._on(window, "pagehide", lambda _e: self.persist.save_game())
         self._on(document.getElementById("deal-form"), "submit", self.on_deal_submit)
-        self._on(document.getElementById("deal-form"), "change", self.on_setting)
+        self.settings_panel.bind()
+        self._on(self._reduce, "change", self.on_reduced_motion)
         observer = window.ResizeObserver.new(create_proxy(lambda *_: self.schedule_layout()))
         observer.observe(self.area)
         self._observer = observer
@@ -148,6 +200,7 @@ class App:
         for p in self._proxies:
             p.destroy()
         self._proxies = []
+        self.settings_panel.unbind()
 
     # --- layout --------------------------------------------------------
     def schedule_layout(self) -> None:
@@ -162,14 +215,18 @@ class App:
 
     def draw(self, frames: list[Position] | None = None, animate: bool = True) -> None:
         """Fit the layout to the table's box and the longest column, then show the game."""
+        had_focus = self.access.table_has_focus()
         box = self.area.getBoundingClientRect()
         pos = self.game.position
         layout = compute_layout(float(box.width), float(box.height), self.game.rules.free_cells,
-                                self.game.rules.columns, max(len(c) for c in pos.columns))
+                                self.game.rules.columns, max(len(c) for c in pos.columns),
+                                LARGE_MIN_STRIP if self.large_cards else MIN_STRIP,
+                                left_handed=self.left_handed)
         if self.view.layout != layout:
             self.view.set_layout(layout)
         self.view.show(pos, frames=frames, animate=animate)
         self.view.set_selected(self.selected_cards())
+        self.access.refresh(refocus=had_focus)
 
     # --- pointer -------------------------------------------------------
     def _svg_point(self, e: Any) -> tuple[float, float]:
@@ -199,6 +256,7 @@ class App:
             pile = _pile_of(pile_el.getAttribute("data-pile"))
         self.press = Press(e.pointerId, float(e.clientX), float(e.clientY), pile, index,
                            card_el is not None)
+        self.longpress.arm(self.press)
         with contextlib.suppress(Exception):  # a pointer already gone cannot be captured
             self.svg.setPointerCapture(e.pointerId)
         e.preventDefault()
@@ -207,10 +265,14 @@ class App:
         p = self.press
         if p is None or p.dead or e.pointerId != p.pointer_id or not p.on_card or p.pile is None:
             return
+        if p.picking:
+            self.longpress.slide(e)
+            return
         dx, dy = float(e.clientX) - p.x0, float(e.clientY) - p.y0
         if not p.dragging:
             if dx * dx + dy * dy < DRAG_THRESHOLD_PX**2:
                 return
+            self.longpress.disarm()  # moved beyond the slop: a drag, not a long press
             picked = self.state.pick(p.pile, p.index)
             if isinstance(picked, Refusal):
                 p.dead = True
@@ -239,7 +301,11 @@ class App:
         if p is None or e.pointerId != p.pointer_id:
             return
         self.press = None
+        self.longpress.disarm()
         if p.dead:
+            return
+        if p.picking:
+            self.longpress.release(e)
             return
         if p.dragging:
             self.view.drag_end(p.cards)
@@ -250,8 +316,10 @@ class App:
             head = p.cards[0]
             hx, hy = self.view.shown[head]
             dst = layout.drop_target(Rect(hx, hy, layout.card_w, layout.card_h), x, y)
+            self.access.point_at(dst, -1)
             self.handle(self.state.drop(p.pile, p.index, dst))
             return
+        self.access.point_at(p.pile, p.index)
         if p.pile is None:
             self.handle(self.state.clear())
         elif p.on_card:
@@ -264,6 +332,9 @@ class App:
         if p is None or e.pointerId != p.pointer_id:
             return
         self.press = None
+        self.longpress.disarm()
+        if p.picking:
+            self.longpress.cancel()
         if p.dragging:
             self.view.drag_end(p.cards)
             self.draw()
@@ -277,6 +348,10 @@ class App:
             self.refuse(out.refusal)
         elif out.kind in ("selected", "deselected"):
             self.draw()
+            if out.selection is not None:
+                self.access.announce(selection_sentence(self.cat, self.game.position, out.selection))
+            else:
+                self.access.announce(self.cat.t("say.deselected"))
         self.view.set_selected(self.selected_cards())
 
     def after_turn(self, turn: Turn, steps: tuple[Move, ...] = (), finishing: bool = False) -> None:
@@ -292,10 +367,16 @@ class App:
         self.clear_message()
         self.update_status()
         self.assist.position_changed(finishing)
+        self.persist.turn_played()
+        words = [] if finishing else [turn_sentence(self.cat, turn)]
         if self.game.is_won():
             self.show_win()
+            time = self.cat.time(self.game.elapsed())
+            words.append(self.cat.t("say.won", moves=self.game.moves, time=time))
         elif self.game.is_stuck():
             self.show_panel("stuck")
+            words.append(self.cat.t("say.stuck"))
+        self.access.announce(" ".join(w for w in words if w))
 
     def refuse(self, refusal: Refusal) -> None:
         self.say(self.cat.refusal(refusal), reason=refusal.reason.value)
@@ -311,15 +392,29 @@ class App:
     # --- keys ----------------------------------------------------------
     def on_key(self, e: Any) -> None:
         target = e.target
-        tag = str(getattr(target, "tagName", "") or "").upper()
-        if tag in ("INPUT", "TEXTAREA", "SELECT") or e.ctrlKey or e.metaKey or e.altKey:
-            return
         key = str(e.key)
+        if key == "Escape":
+            if self.on_escape():
+                e.preventDefault()
+            return
+        if _typing(target):
+            return
         if key == "Enter" and self.assist.finishing:
             self.assist.stop_finish()
             e.preventDefault()
             return
-        action = {"h": "hint", "f": "finish", "u": "undo", "r": "redo"}.get(key.lower())
+        if self.longpress.is_open or _js_or_none(q(".panel[data-panel]:not([hidden])")) is not None:
+            return  # an open panel has the keyboard (Tab, Enter on its buttons, Escape)
+        chord = bool(e.ctrlKey or e.metaKey or e.altKey)
+        if not chord and bool(self.svg.contains(target)) and self.access.on_table_key(e):
+            e.preventDefault()
+            return
+        if not chord and key in KEYS and (target is None or target == document.body):
+            self.access.focus_table()  # arrows with the focus nowhere: into the table
+            e.preventDefault()
+            return
+        action = shortcut(key, shift=bool(e.shiftKey), ctrl=bool(e.ctrlKey), alt=bool(e.altKey),
+                          meta=bool(e.metaKey))
         if action is None:
             return
         button = _js_or_none(q(f'.actionbar [data-action="{action}"]'))
@@ -329,6 +424,24 @@ class App:
             return
         e.preventDefault()
         getattr(self, "action_" + action)()
+        self.access.rescue()
+
+    def on_escape(self) -> bool:
+        """Escape: close the picker, else an open panel, else the hint bar, else drop the selection."""
+        if self.longpress.is_open:
+            self.longpress.cancel()
+            return True
+        if _js_or_none(q(".panel[data-panel]:not([hidden])")) is not None:
+            self.hide_panels()
+            return True
+        if not q('[data-panel="hint"]').hidden:
+            self.assist.clear_hint()
+            self.access.rescue()
+            return True
+        if self.state.selection is not None:
+            self.handle(self.state.clear())
+            return True
+        return False
 
     # --- buttons -------------------------------------------------------
     def on_click(self, e: Any) -> None:
@@ -339,6 +452,7 @@ class App:
         handler = getattr(self, "action_" + action.replace("-", "_"), None)
         if handler is not None:
             handler()
+            self.access.rescue()
 
     def action_undo(self) -> None:
         self.state.clear()
@@ -352,6 +466,7 @@ class App:
         self.view.set_selected(set())
         self.update_status()
         self.assist.position_changed()
+        self.persist.changed()
 
     def redraw_after_jump(self) -> None:
         """The game jumped (several undos at once): draw it and analyse again."""
@@ -360,6 +475,7 @@ class App:
         self.draw()
         self.update_status()
         self.assist.position_changed()
+        self.persist.changed()
 
     def play_move(self, move: Move) -> None:
         self.handle(self.state.play(move))
@@ -379,27 +495,70 @@ class App:
         if turn is None:
             self.say(self.cat.t("msg.nothing_to_redo"))
         else:
-            self.after_turn(turn)
-            self.say(self.cat.t("msg.redone"))
+            self.after_turn(turn)  # says the move again
+            self.say(self.cat.t("msg.redone"), speak=False)
         self.view.set_selected(set())
 
     def action_new(self) -> None:
-        deal = random_deal_number()
-        if self.assist.winnable_only:
-            while deal in UNWINNABLE_DEALS:
-                deal = random_deal_number()
-        self.new_game(deal=deal)
+        """A deal drawn from the source chosen in the settings, of the variant chosen there."""
+        prefs = self.persist.settings
+        self.new_game(deal=draw_deal(prefs.choice("deal-source") or "all"),
+                      variant=prefs.choice("variant"))
         self.drawn_at_random = True
+
+    def variant_id(self) -> str:
+        """The variant of the game on the table (``freecell`` for a classic game saved without one)."""
+        return variant_id(self.game) or "freecell"
 
     def action_replay(self) -> None:
         self.game.restart()
+        self.persist.replaying()
         self.redraw_after_jump()
+
+    def open_deal(self, deal: int) -> None:
+        """Play deal ``deal`` of classic FreeCell (asked by the embedding page)."""
+        self.new_game(deal=deal)
+
+    # --- statistics, notices, language (freecell/browser/persist.py) ----
+    def action_stats(self) -> None:
+        self.persist.show_stats()
+
+    def action_stats_reset(self) -> None:
+        self.persist.ask_reset()
+
+    def action_stats_reset_confirm(self) -> None:
+        self.persist.reset_stats()
+
+    def action_stats_reset_cancel(self) -> None:
+        self.persist.cancel_reset()
+
+    def action_notice_close(self) -> None:
+        self.persist.close_notice()
+
+    def switch_language(self, lang: str | None) -> None:
+        self._task = asyncio.ensure_future(switch_language(self, lang))
+
+    def refresh_texts(self) -> None:
+        """The language changed: every text written from Python, again."""
+        self._shown_time = ""
+        self.draw(animate=False)
+        self.update_status()
+        self.assist.position_changed()
 
     def action_look(self) -> None:
         self.hide_panels()
 
     def action_close(self) -> None:
         self.hide_panels()
+
+    def action_picker_up(self) -> None:
+        self.longpress.step(up=True)
+
+    def action_picker_down(self) -> None:
+        self.longpress.step(up=False)
+
+    def action_picker_close(self) -> None:
+        self.longpress.cancel()
 
     def action_rules(self) -> None:
         self.show_panel("rules")
@@ -434,20 +593,36 @@ class App:
             error.setAttribute("data-code", err.code)
             return
         error.textContent = ""
-        self.new_game(deal=n)
+        self.new_game(deal=n, variant=self.persist.settings.choice("variant"))
 
     def on_setting(self, e: Any) -> None:
-        field = str(e.target.getAttribute("data-field") or "")
-        if field == "winnable-only":
-            self.assist.winnable_only = bool(e.target.checked)
-        elif field == "winnability":
-            self.assist.winnability = bool(e.target.checked)
-            self.assist.position_changed()
+        """A control of the settings panel changed: it applies at once and is kept."""
+        target = e.target
+        field = str(target.getAttribute("data-field") or "")
+        if str(target.type) == "checkbox":
+            self.apply_setting(field, bool(target.checked))
+        elif str(target.tagName).upper() == "SELECT" and field != "language":
+            self.apply_setting(field, str(target.value))
+        self.persist.setting_changed(target)
+
+    def apply_setting(self, name: str, value: bool | str | None) -> None:
+        """Setting ``name`` takes effect (also to restore saved settings): see settings.py."""
+        self.settings_panel.apply(name, value)
+
+    def update_motion(self) -> None:
+        """Animations unless the player turned them off or the system asks for reduced motion."""
+        self.view.animate = not bool(self._reduce.matches) and not self.speed_off
+        if not self.view.animate:
+            self.view.finish_animations()
+
+    def on_reduced_motion(self, _e: Any) -> None:
+        self.update_motion()
 
     # --- page visibility -----------------------------------------------
     def on_visibility(self, _e: Any) -> None:
         if str(document.visibilityState) == "hidden":
             self.game.clock.pause()
+            self.persist.save_game()
         else:
             self.game.clock.resume()
         self.update_time()
@@ -455,6 +630,8 @@ class App:
     # --- panels, status and messages -----------------------------------
     def show_panel(self, name: str) -> None:
         self.hide_panels()
+        self.longpress.cancel()
+        self.access.panel_opened()
         panel = q(f'[data-panel="{name}"]')
         panel.hidden = False
         first = _js_or_none(panel.querySelector("button:not([disabled]), input"))
@@ -462,8 +639,12 @@ class App:
             first.focus()
 
     def hide_panels(self) -> None:
+        was_open = False
         for p in qa(".panel[data-panel]"):
+            was_open = was_open or not p.hidden
             p.hidden = True
+        if was_open:
+            self.access.panel_closed()
 
     def show_win(self) -> None:
         g = self.game
@@ -493,6 +674,12 @@ class App:
             self._stat("deal", g.deal, self.cat.t("status.deal_level", n=g.deal, level=level))
         else:
             self._stat("deal", g.deal, self.cat.t("status.deal", n=g.deal))
+        variant = self.variant_id()
+        # the classic game goes without a name; a variant's name stands next to the deal
+        self._stat("variant", variant, "" if variant == "freecell" else self.cat.t(f"variant.{variant}"))
+        score = q('[data-status="score"]')
+        score.hidden = not self.show_score
+        self._stat("score", g.score, self.cat.t("status.score", n=g.score))
         if self.level is None:
             deal_el.removeAttribute("data-difficulty")
         else:
@@ -514,9 +701,12 @@ class App:
         el.setAttribute("data-value", str(value))
         el.textContent = text
 
-    def say(self, text: str, reason: str | None = None) -> None:
+    def say(self, text: str, reason: str | None = None, speak: bool = True) -> None:
+        """Show ``text`` in the message line (a refusal with its ``reason``), and say it."""
         el = q('[data-role="message"]')
         el.textContent = text
+        if speak:
+            self.access.announce(text)
         if reason:
             el.setAttribute("data-reason", reason)
         else:
@@ -548,6 +738,22 @@ class App:
                 note = document.createElement("p")
                 note.textContent = t("rules.multi.empty_note")
                 body.appendChild(note)
+        # the variants: each one's name and rules
+        h = document.createElement("h3")
+        h.textContent = t("rules.variants.title")
+        h.setAttribute("data-rules", "variants")
+        body.appendChild(h)
+        intro = document.createElement("p")
+        intro.textContent = t("rules.variants.intro")
+        body.appendChild(intro)
+        for vid in VARIANTS:
+            h4 = document.createElement("h4")
+            h4.textContent = t(f"variant.{vid}")
+            h4.setAttribute("data-variant", vid)
+            body.appendChild(h4)
+            p = document.createElement("p")
+            p.textContent = t(f"rules.variant.{vid}")
+            body.appendChild(p)
 
     def _capacity_table(self) -> Any:
         t = self.cat.t
@@ -557,7 +763,7 @@ class App:
         cap.textContent = t("rules.multi.table_caption")
         table.appendChild(cap)
         head = document.createElement("tr")
-        head.appendChild(document.createElement("th"))
+        head.appendChild(document.createElement("td"))  # the corner: no header
         for e in range(5):
             th = document.createElement("th")
             th.setAttribute("scope", "col")
@@ -585,6 +791,14 @@ def _js_or_none(value: Any) -> Any:
     return value
 
 
+def _typing(target: Any) -> bool:
+    """Whether a key goes to a text field (shortcuts and table keys then stay out of the way)."""
+    if target is None:
+        return False
+    tag = str(getattr(target, "tagName", "") or "").upper()
+    return tag in ("INPUT", "TEXTAREA", "SELECT") or bool(getattr(target, "isContentEditable", False))
+
+
 def _pile_of(name: object) -> Pile | None:
     try:
         return Pile.parse(str(name))
@@ -608,6 +822,10 @@ async def load_catalogue() -> Catalogue:
 async def main() -> App:
     try:
         cat = await load_catalogue()
+        chosen = await catalogue_for_settings(cat)
+        if chosen is not cat:
+            cat = chosen
+            translate_page(cat)
         app = App(cat)
         app.start()
     except Exception:

@@ -62,6 +62,11 @@ class Assist:
         self.client.start()
         self.position_changed()
 
+    def rules_changed(self) -> None:
+        """Another variant, or cards back from the foundations: what was known held under other rules."""
+        self.known.clear()
+        self.fallback = None
+
     # --- analysis ----------------------------------------------------------
     def position_changed(self, finishing: bool = False) -> None:
         """Called after every change of the table."""
@@ -243,6 +248,7 @@ class Assist:
         bar.setAttribute("data-state", state)
         q('[data-role="hint-text"]').textContent = text
         bar.hidden = False
+        self.app.access.announce(text)  # the hint bar is not a live region: the page says it
 
     def unavailable(self, first: bool, dead: bool) -> None:
         """The worker failed: say so once; it is replaced and asked again unless ``dead``."""

@@ -5,6 +5,10 @@ and animates the change from what it showed before, through the positions of
 a move's single-card steps when there are several.  Animations use the Web
 Animations API on top of the final ``transform``, so the table is always in
 its final state at once and an animation never blocks the next input.
+Their pace is the player's (``speed``: 1 normal, 0.5 fast; ``animate`` off
+for none).  The view is built for a number of free cells and columns; a game
+of another shape (Eight Off's 8 cells, Seahaven's 10 columns) calls
+:meth:`TableView.reshape`.
 """
 
 from __future__ import annotations
@@ -19,11 +23,12 @@ from ..cards import Card, card_text, is_red
 from ..piles import CELL, COLUMN, FOUNDATION
 from ..position import Position
 from ..ui.cardart import card_face, pile_mark
-from ..ui.layout import Layout, Spot
+from ..ui.layout import Layout, Rect, Spot
 
 SVG_NS = "http://www.w3.org/2000/svg"
 STEP_MS = 90  # one single-card step of an animation
 MAX_ANIMATION_MS = 1100
+RING_OUTSET = 3.0  # the focus ring is drawn this far outside the card or pile
 
 JsElement = Any
 
@@ -39,6 +44,20 @@ def svg(tag: str, attrs: dict[str, str] | None = None, text: str | None = None) 
 
 def _transform(x: float, y: float) -> str:
     return f"translate({x:.1f}px, {y:.1f}px)"
+
+
+def _name(el: JsElement, name: str | None) -> None:
+    """An element as a keyboard target named ``name`` (a button), or hidden when ``None``."""
+    if name is None:
+        for attr in ("role", "aria-label", "tabindex"):
+            el.removeAttribute(attr)
+        el.setAttribute("aria-hidden", "true")
+    else:
+        el.removeAttribute("aria-hidden")
+        el.setAttribute("role", "button")
+        el.setAttribute("aria-label", name)
+        if not el.hasAttribute("tabindex"):
+            el.setAttribute("tabindex", "-1")
 
 
 def _js(obj: object) -> Any:
@@ -66,29 +85,79 @@ class TableView:
         self.hinted: set[Card] = set()
         self.animations: list[Any] = []
         self.animate = True
+        self.speed = 1.0  # animation durations are scaled by this
         self.four_colour = False
-        self._face_size: tuple[float, float] | None = None
+        self.large = False
+        self._face_key: tuple[float, float, bool, bool] | None = None
         self.pile_el: dict[str, JsElement] = {}
+        # accessible names (None: not a keyboard target, hidden from assistive technology)
+        self.card_names: dict[Card, str | None] = {}
+        self.card_bg: dict[Card, JsElement] = {}  # a card's face rect: its keyboard target
+        self.pile_names: dict[str, str | None] = {}
+        self.tab_stop: JsElement = None
         for c in range(52):
             g = svg("g", {"class": "card " + ("suit-red" if is_red(c) else "suit-black"),
                           "data-card": card_text(c)})
             self.card_el[c] = g
             self.cards_g.appendChild(g)
             self.order.append(c)
+        # the keyboard focus ring, above the cards: a dark halo under a bright ring, so that
+        # it shows on the felt and on a white card alike
+        self.focus_g = svg("g", {"class": "focus-layer", "aria-hidden": "true"})
+        self.ring_halo = svg("rect", {"class": "focus-ring-halo"})
+        self.ring = svg("rect", {"class": "focus-ring"})
+        self.focus_g.appendChild(self.ring_halo)
+        self.focus_g.appendChild(self.ring)
+        self.root.appendChild(self.focus_g)
 
     # --- geometry ------------------------------------------------------
+    def reshape(self, free_cells: int, columns: int) -> None:
+        """Another number of free cells or columns: the piles are drawn anew at the next layout."""
+        if (free_cells, columns) == (self.free_cells, self.columns):
+            return
+        self.finish_animations()
+        self.free_cells, self.columns = free_cells, columns
+        self.layout = None
+        self.piles_g.replaceChildren()
+        self.pile_el = {}
+        self.marked = {}
+        self.tab_stop = None
+
     def set_layout(self, layout: Layout) -> None:
         self.layout = layout
         self.root.setAttribute("viewBox", f"0 0 {layout.width:.1f} {layout.height:.1f}")
         self._draw_piles(layout)
-        size = (round(layout.card_w, 1), round(layout.card_h, 1))
-        if size != self._face_size:
-            self._face_size = size
-            for c, g in self.card_el.items():
-                g.replaceChildren()
-                for tag, attrs, text in card_face(c, layout.card_w, layout.card_h,
-                                                  four_colour=self.four_colour):
-                    g.appendChild(svg(tag, attrs, text))
+        self._draw_faces()
+
+    def set_style(self, four_colour: bool | None = None, large: bool | None = None) -> None:
+        """The four-colour deck and the large indices: the faces are drawn again at once."""
+        if four_colour is not None:
+            self.four_colour = four_colour
+        if large is not None:
+            self.large = large
+        self._draw_faces()
+
+    def _draw_faces(self) -> None:
+        layout = self.layout
+        if layout is None:
+            return
+        key = (round(layout.card_w, 1), round(layout.card_h, 1), self.four_colour, self.large)
+        if key == self._face_key:
+            return
+        self._face_key = key
+        for c, g in self.card_el.items():
+            g.replaceChildren()
+            for i, (tag, attrs, text) in enumerate(card_face(c, layout.card_w, layout.card_h,
+                                                             four_colour=self.four_colour,
+                                                             large=self.large)):
+                if i == 0:  # the face rect is the card's keyboard target, named by the page
+                    bg = svg(tag, attrs, text)
+                    _name(bg, self.card_names.get(c))
+                    self.card_bg[c] = bg
+                    g.appendChild(bg)
+                else:  # the printed rank and suits: the name says them, once
+                    g.appendChild(svg(tag, {**attrs, "aria-hidden": "true"}, text))
+        self.tab_stop = None  # the targets are new: the page places the focus again
 
     def _draw_piles(self, layout: Layout) -> None:
         self.piles_g.replaceChildren()
@@ -105,9 +174,11 @@ class TableView:
                                 "fill": "transparent"})
             if name in self.marked:
                 area.setAttribute("data-hint", self.marked[name])
+            _name(area, self.pile_names.get(name))
             g.appendChild(area)
             self.pile_el[name] = area
             self.piles_g.appendChild(g)
+        self.tab_stop = None  # the areas are new: the page places the focus again
 
     # --- drawing -------------------------------------------------------
     def finish_animations(self) -> None:
@@ -162,7 +233,7 @@ class TableView:
                 pts.append(p)
         if len(pts) < 2:
             return
-        duration = min(MAX_ANIMATION_MS, STEP_MS * (len(points) - 1))
+        duration = min(MAX_ANIMATION_MS, STEP_MS * (len(points) - 1)) * self.speed
         frames = [{"transform": _transform(x, y)} for x, y in pts]
         anim = el.animate(_js(frames), _js({"duration": duration, "easing": "ease-out"}))
         self.animations.append(anim)
@@ -195,6 +266,45 @@ class TableView:
         for c in cards - self.selected:
             self.card_el[c].classList.add("selected")
         self.selected = set(cards)
+
+    # --- accessibility -------------------------------------------------
+    def set_names(self, cards: dict[Card, str | None], piles: dict[str, str | None]) -> None:
+        """Accessible names of the keyboard targets; ``None`` hides an element from them."""
+        for c, name in cards.items():
+            if self.card_names.get(c, "") != name:
+                self.card_names[c] = name
+                bg = self.card_bg.get(c)
+                if bg is not None:
+                    _name(bg, name)
+        for p, name in piles.items():
+            if self.pile_names.get(p, "") != name:
+                self.pile_names[p] = name
+                el = self.pile_el.get(p)
+                if el is not None:
+                    _name(el, name)
+
+    def target_element(self, card: Card | None, pile: str) -> JsElement:
+        """The focusable element of a card (its face rect) or of a pile (its drop area)."""
+        return self.card_bg.get(card) if card is not None else self.pile_el.get(pile)
+
+    def set_tab_stop(self, el: JsElement, ring: Rect | None) -> None:
+        """Make ``el`` the table's one tab stop (roving tabindex) and ring it."""
+        if self.tab_stop is not None and self.tab_stop is not el and self.tab_stop.hasAttribute("role"):
+            self.tab_stop.setAttribute("tabindex", "-1")
+        if el is not None:
+            el.setAttribute("tabindex", "0")
+        self.tab_stop = el
+        if ring is None:
+            self.focus_g.setAttribute("visibility", "hidden")
+            return
+        self.focus_g.removeAttribute("visibility")
+        radius = (self.layout.card_w * 0.08 if self.layout else 0.0) + RING_OUTSET
+        for rect in (self.ring_halo, self.ring):  # same box; the halo is a wider stroke below
+            rect.setAttribute("x", f"{ring.x - RING_OUTSET:.1f}")
+            rect.setAttribute("y", f"{ring.y - RING_OUTSET:.1f}")
+            rect.setAttribute("width", f"{ring.w + 2 * RING_OUTSET:.1f}")
+            rect.setAttribute("height", f"{ring.h + 2 * RING_OUTSET:.1f}")
+            rect.setAttribute("rx", f"{radius:.1f}")
 
     # --- dragging ------------------------------------------------------
     def drag_begin(self, cards: list[Card]) -> None:

@@ -47,6 +47,9 @@ A column must show at least this much of each covered card (the tail of the
 Q included): at CARD_RATIO it is 0.25 of the card's height.
 """
 
+LARGE_TOP_STRIP = 0.47
+"""The top strip of a large-index card (``large=True``): ranks a third bigger."""
+
 CORNER = 0.08  # corner radius / width
 
 # The top index: rank on the left, suit on the right, both about the same height.
@@ -64,6 +67,11 @@ _PAD_BOTTOM = 0.06  # bottom margin / width
 
 # The middle suit.
 _PIP_SIZE = 0.56
+
+# Large indices, for players who read small ranks badly: (rank, "10" width in ems, suit,
+# small rank, small suit), as fractions of the width.
+_NORMAL = (_RANK_SIZE, _TEN_EM, _SUIT_SIZE, _SMALL_RANK, _SMALL_SUIT)
+_LARGE = (0.5, 1.06, 0.3, 0.27, 0.19)
 
 # Suits in a 1 x 1 box, absolute M/L/C/Z commands only, so every number pair
 # is a point (the control points stay inside the box too).  Clubs are three
@@ -142,7 +150,9 @@ def colour_class(card: int, *, four_colour: bool = False) -> str:
     return f"{base} {_FOUR_COLOUR[s]}" if four_colour else base
 
 
-def _rank_attrs(rank: str, x: float, y: float, size: float, anchor: str, cls: str) -> dict[str, str]:
+def _rank_attrs(
+    rank: str, x: float, y: float, size: float, anchor: str, cls: str, ten_em: float = _TEN_EM
+) -> dict[str, str]:
     attrs = {
         "class": cls,
         "x": _num(x),
@@ -155,16 +165,23 @@ def _rank_attrs(rank: str, x: float, y: float, size: float, anchor: str, cls: st
     if rank == "10":
         # Wide fonts draw "10" wider than the strip allows: squeeze it to a width most
         # system fonts (Arial, Helvetica, Roboto, Segoe) draw anyway.
-        attrs["textLength"] = _num(size * _TEN_EM)
+        attrs["textLength"] = _num(size * ten_em)
         attrs["lengthAdjust"] = "spacingAndGlyphs"
     return attrs
 
 
-def card_face(card: int, width: float, height: float, *, four_colour: bool = False) -> list[Elem]:
-    """The face of ``card`` (0-51) as SVG elements in a ``width`` x ``height`` box."""
+def card_face(
+    card: int, width: float, height: float, *, four_colour: bool = False, large: bool = False
+) -> list[Elem]:
+    """The face of ``card`` (0-51) as SVG elements in a ``width`` x ``height`` box.
+
+    ``large``: ranks and suits of the indices a third bigger, the top strip
+    :data:`LARGE_TOP_STRIP` high (the layout then fans columns wider).
+    """
     if not 0 <= card < 52:
         raise ValueError(f"not a card: {card!r}")
     w, h = float(width), float(height)
+    rank_size, ten_em, suit_frac, small_rank, small_suit_frac = _LARGE if large else _NORMAL
     colour = colour_class(card, four_colour=four_colour)
     s = card % 4
     rank = rank_text(card)
@@ -186,10 +203,11 @@ def card_face(card: int, width: float, height: float, *, four_colour: bool = Fal
 
     # Top strip: the rank on the left, the suit on the right, centred on the rank's capitals.
     pad_x, pad_top = w * _PAD_X, w * _PAD_TOP
-    size = w * _RANK_SIZE
+    size = w * rank_size
     cap = size * _CAP
-    suit_size = w * _SUIT_SIZE
-    out.append(("text", _rank_attrs(rank, pad_x, pad_top + cap, size, "start", f"card-rank {colour}"), rank))
+    suit_size = w * suit_frac
+    top_attrs = _rank_attrs(rank, pad_x, pad_top + cap, size, "start", f"card-rank {colour}", ten_em)
+    out.append(("text", top_attrs, rank))
     out.append(
         (
             "path",
@@ -202,9 +220,9 @@ def card_face(card: int, width: float, height: float, *, four_colour: bool = Fal
     )
 
     # Bottom right, upright: a small rank and suit, the suit in the corner.
-    small = w * _SMALL_RANK
+    small = w * small_rank
     small_cap = small * _CAP
-    small_suit = w * _SMALL_SUIT
+    small_suit = w * small_suit_frac
     base = h - w * _PAD_BOTTOM
     suit_x = w - pad_x - small_suit
     small_attrs = _rank_attrs(rank, suit_x - w * 0.02, base, small, "end", f"card-rank card-corner {colour}")
@@ -221,7 +239,7 @@ def card_face(card: int, width: float, height: float, *, four_colour: bool = Fal
     ]
 
     # The middle suit, centred between the two indices.
-    top = w * TOP_STRIP
+    top = w * (LARGE_TOP_STRIP if large else TOP_STRIP)
     bottom = base - max(small_cap, small_suit) - w * 0.03
     pip = min(w * _PIP_SIZE, max(bottom - top, 0.0) * 0.92)
     if pip > w * 0.12:

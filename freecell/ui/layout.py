@@ -9,6 +9,11 @@ the width (eight columns) and the height: the top row plus the longest column
 a card that shows its rank and suit.  Columns fan wider (up to :data:`FAN`)
 when there is room; a column longer than planned makes the cards smaller
 rather than hiding any rank.
+
+When the top row is wider than the columns (Eight Off: 8 free cells and 4
+foundations over 8 columns) and the table is tall enough, the top row is
+split in two, the free cells above the foundations, if the cards come out
+clearly bigger that way (a phone held upright).
 """
 
 from __future__ import annotations
@@ -136,13 +141,24 @@ def compute_layout(
     """
     width = max(width, 160.0)
     height = max(height, 160.0)
-    slots = max(columns, free_cells + 4)
     gap_frac = 0.12  # gap between columns, as a fraction of card width
-    by_width = width / (slots + (slots + 1) * gap_frac)
-    # height: margin + top row + gap + the longest column at the tightest fan + margin
     planned = max(PLANNED_FAN, longest)
-    by_height = height / (CARD_RATIO * (2 + min_strip * (planned - 1)) + 3.6 * gap_frac)
-    card_w = min(by_width, by_height, MAX_CARD_WIDTH)
+
+    def card_width(slots: int, top_rows: int) -> float:
+        by_width = width / (slots + (slots + 1) * gap_frac)
+        # height: margin + top rows + gap + the longest column at the tightest fan + margin
+        by_height = height / (CARD_RATIO * (top_rows + 1 + min_strip * (planned - 1))
+                              + (3.6 + top_rows - 1) * gap_frac)
+        return min(by_width, by_height, MAX_CARD_WIDTH)
+
+    slots = max(columns, free_cells + 4)
+    card_w = card_width(slots, 1)
+    split = False
+    if free_cells + 4 > columns:
+        split_slots = max(columns, free_cells, 4)
+        split_w = card_width(split_slots, 2)
+        if split_w > card_w * 1.15:
+            split, slots, card_w = True, split_slots, split_w
     card_h = card_w * CARD_RATIO
     gap = card_w * gap_frac
     used = slots * card_w + (slots - 1) * gap
@@ -152,13 +168,21 @@ def compute_layout(
     def x_of(i: int) -> float:
         return left + i * (card_w + gap)
 
-    if left_handed:
-        foundations = tuple(Rect(x_of(i), top, card_w, card_h) for i in range(4))
-        cells = tuple(Rect(x_of(slots - free_cells + i), top, card_w, card_h) for i in range(free_cells))
-    else:
+    if split:  # the free cells above, the foundations below them at the far side
+        row2 = top + card_h + gap
         cells = tuple(Rect(x_of(i), top, card_w, card_h) for i in range(free_cells))
-        foundations = tuple(Rect(x_of(slots - 4 + i), top, card_w, card_h) for i in range(4))
-    col_top = top + card_h + gap * 1.5
+        first = 0 if left_handed else slots - 4
+        foundations = tuple(Rect(x_of(first + i), row2, card_w, card_h) for i in range(4))
+        col_top = row2 + card_h + gap * 1.5
+    else:
+        if left_handed:
+            foundations = tuple(Rect(x_of(i), top, card_w, card_h) for i in range(4))
+            cells = tuple(Rect(x_of(slots - free_cells + i), top, card_w, card_h)
+                          for i in range(free_cells))
+        else:
+            cells = tuple(Rect(x_of(i), top, card_w, card_h) for i in range(free_cells))
+            foundations = tuple(Rect(x_of(slots - 4 + i), top, card_w, card_h) for i in range(4))
+        col_top = top + card_h + gap * 1.5
     col_left = left + (slots - columns) * (card_w + gap) / 2
     cols = tuple(
         Rect(col_left + i * (card_w + gap), col_top, card_w, max(card_h, height - col_top))

@@ -76,7 +76,10 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_context_args, "viewport": VIEWPORT, "locale": "en-GB"}
+    # No service worker unless a test asks for one (test_offline.py does, with
+    # @pytest.mark.browser_context_args(service_workers="allow")): requests it
+    # answers would bypass the tests' routes, and each context would install it.
+    return {**browser_context_args, "viewport": VIEWPORT, "locale": "en-GB", "service_workers": "block"}
 
 
 class RequestLog:

@@ -1,0 +1,174 @@
+"""Keyboard play, focus and speech: the table for keyboard and screen-reader players.
+
+The accessibility design:
+
+- The SVG table is ``role="application"`` named "FreeCell table", with its
+  keys described by ``aria-describedby``.  Inside it the keyboard targets
+  are ``role="button"`` elements with an ``aria-label``: each column card
+  ("queen of spades, column 3, card 4 of 6"), each free cell and foundation
+  ("free cell a, empty", "foundation hearts: five of hearts") and each empty
+  column.  Everything else in the SVG is ``aria-hidden``.
+- Focus is real DOM focus with a roving tabindex (one tab stop: the current
+  target), not ``aria-activedescendant``: every screen reader, mobile ones
+  included, reads the focused element, while active-descendant support is
+  uneven (VoiceOver).  ``role="grid"`` was not chosen because the cards of a
+  column cannot be children of their pile's gridcell: all cards live in one
+  layer, ordered for drawing and animation, and ``aria-owns`` would have to
+  be rewritten on every move.  The application role also lets the arrow keys
+  through to the page in every screen reader's browse mode.  The grid of
+  piles is in the keys (:mod:`freecell.ui.focus`): left and right across the
+  piles, up and down along a column and between the two rows.
+- The focus is drawn by a ring of our own above the cards (a bright ring on
+  a dark halo, so it shows on felt and on cards), shown when the table has
+  ``:focus-visible``.  It never gets lost: a redraw that rebuilds or reorders
+  the focused element focuses the target again, a closed panel gives the
+  focus back to what opened it, and a button that becomes disabled or hidden
+  under the focus hands it to the table.
+- Speech goes through one visually hidden polite live region
+  (``data-role="announce"``): moves ("seven of hearts to column 4"), auto-moves,
+  selections, refusals (the refusal line's own text), hints, the win and a
+  stuck game.  The visible message line is not a live region, so nothing is
+  said twice.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from js import Object, document
+from pyodide.ffi import to_js
+
+from ..piles import COLUMN, Pile, column
+from ..ui.focus import KEYS, Target, activate, navigate, ring_rect, settle
+from ..ui.speech import accessible_names
+
+if TYPE_CHECKING:
+    from ..position import Position
+    from .app import App
+
+ACTIVATE_KEYS = ("Enter", " ", "Spacebar")
+
+
+def _js_or_none(value: Any) -> Any:
+    from pyodide.ffi import jsnull
+
+    return None if value is None or value is jsnull else value
+
+
+class Access:
+    """The keyboard target, the accessible names, the focus ring and the live region."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.target = Target(column(0))
+        self.region = document.querySelector('[data-role="announce"]')
+        self.opener: Any = None  # what had the focus when a panel opened
+        self._drawn: Position | None = None
+
+    # --- focus -----------------------------------------------------------------
+    def table_has_focus(self) -> bool:
+        active = _js_or_none(document.activeElement)
+        return active is not None and bool(self.app.svg.contains(active)) and active != self.app.svg
+
+    def refresh(self, refocus: bool) -> None:
+        """After a redraw: names, the tab stop and the ring; focus again if the table had it.
+
+        After a change of position the target goes to its pile's exposed card;
+        otherwise it keeps its card.
+        """
+        pos = self.app.game.position
+        keep = pos == self._drawn
+        self._drawn = pos
+        self.target = settle(self.target, pos, keep_index=keep)
+        cards, piles = accessible_names(self.app.cat, pos, self.app.state.selection)
+        self.app.view.set_names(cards, {p.text(): name for p, name in piles.items()})
+        self.place(refocus)
+
+    def element(self) -> Any:
+        pos = self.app.game.position
+        t = self.target
+        card = pos.columns[t.pile.index][t.index] if t.pile.kind == COLUMN and t.index >= 0 else None
+        return self.app.view.target_element(card, t.pile.text())
+
+    def place(self, focus: bool) -> None:
+        layout = self.app.view.layout
+        ring = ring_rect(layout, self.app.game.position, self.target) if layout is not None else None
+        el = self.element()
+        self.app.view.set_tab_stop(el, ring)
+        if focus and el is not None:
+            el.focus(to_js({"preventScroll": True}, dict_converter=Object.fromEntries))
+
+    def point_at(self, pile: Pile | None, index: int) -> None:
+        """A pointer went to a pile: the keyboard carries on from there."""
+        if pile is not None and pile.index >= 0:
+            self.target = Target(pile, index if pile.kind == COLUMN else -1)
+
+    def focus_table(self) -> None:
+        self.place(True)
+
+    # --- keys ------------------------------------------------------------------
+    def on_table_key(self, e: Any) -> bool:
+        """Arrows, Home, End, Enter and Space on the table; whether the key was used."""
+        key = str(e.key)
+        pos = self.app.game.position
+        if key in KEYS:
+            moved = navigate(self.target, key, pos, self.app.view.layout)
+            if moved is not None:
+                self.target = moved
+                self.place(True)
+            return True
+        if key in ACTIVATE_KEYS:
+            self.app.handle(activate(self.app.state, self.target, select_only=bool(e.shiftKey)))
+            return True
+        return False
+
+    # --- panels ----------------------------------------------------------------
+    def panel_opened(self) -> None:
+        active = _js_or_none(document.activeElement)
+        if active is None or active == document.body:
+            self.opener = None  # nothing had the focus: the table gets it back
+        elif _js_or_none(active.closest(".panel")) is None:
+            self.opener = active
+
+    def panel_closed(self) -> None:
+        """Give the focus back to what opened the panel (the table's target if that is gone)."""
+        opener, self.opener = self.opener, None
+        active = _js_or_none(document.activeElement)
+        lost = active is None or active == document.body or _js_or_none(active.closest(".panel")) is not None
+        if not lost:
+            return
+        usable = opener is not None and bool(opener.isConnected) and not _unusable(opener)
+        if usable and not self.app.svg.contains(opener):
+            opener.focus()
+            return
+        self.place(True)
+
+    def rescue(self) -> None:
+        """After an action: a focus left on nothing, or on a button now disabled or hidden, goes on."""
+        active = _js_or_none(document.activeElement)
+        if active is None or active == document.body or _unusable(active):
+            panel = _js_or_none(document.querySelector(".panel[data-panel]:not([hidden])"))
+            if panel is not None:
+                first = _js_or_none(panel.querySelector("button:not([disabled]), input"))
+                if first is not None:
+                    first.focus()
+                    return
+            self.place(True)
+
+    # --- speech ----------------------------------------------------------------
+    def announce(self, text: str) -> None:
+        """Say ``text`` in the polite live region.
+
+        The text goes into a new element each time, so a sentence said twice
+        in a row is read twice.
+        """
+        if not text:
+            return
+        p = document.createElement("p")
+        p.textContent = text
+        self.region.replaceChildren(p)
+
+
+def _unusable(el: Any) -> bool:
+    """A disabled control, or one inside something hidden."""
+    return bool(getattr(el, "disabled", False)) or _js_or_none(el.closest("[hidden]")) is not None

@@ -1,0 +1,92 @@
+"""Embed mode in the page: the compact layout, events to the host, its commands.
+
+What is sent and accepted is defined (and checked) in
+:mod:`freecell.ui.embed`; this module only moves messages.  Nothing from a
+message reaches the page except through :func:`freecell.ui.embed.parse_command`,
+whose result is a command kind and a checked deal number.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+from js import JSON, Object, document, window
+from pyodide.ffi import create_proxy, to_js
+
+from ..game import Game
+from ..ui.embed import event, parse_command
+from ..ui.start import EmbedRequest
+
+if TYPE_CHECKING:
+    from .app import App
+
+
+class Embedding:
+    def __init__(self, app: App, req: EmbedRequest) -> None:
+        self.app = app
+        self.req = req
+        self.parent: Any = None
+        self._listener: Any = None
+        self.sent: list[str] = []
+        if not req.embed:
+            return
+        document.documentElement.classList.add("embed")
+        try:
+            if window.parent != window:
+                self.parent = window.parent
+        except Exception:
+            self.parent = None
+        if self.parent is not None and req.hosts:
+            self._listener = create_proxy(self.on_message)
+            window.addEventListener("message", self._listener)
+
+    @property
+    def active(self) -> bool:
+        return self.req.embed
+
+    def address(self, deal: int, variant: str = "freecell") -> str:
+        """The page's address for a deal (of a variant), keeping the embedding parameters."""
+        params: list[tuple[str, str]] = [("deal", str(deal))]
+        if variant != "freecell":
+            params.append(("variant", variant))
+        if self.req.embed:
+            params.append(("embed", "1"))
+            params += [("host", h) for h in self.req.hosts]
+        return "?" + urlencode(params)
+
+    # --- out -----------------------------------------------------------------
+    def send(self, kind: str, game: Game) -> None:
+        """Tell the parent page (embed mode only) that a game started or was won."""
+        if self.parent is None:
+            return
+        msg = event(kind, game.deal, game.moves, game.elapsed())
+        try:
+            self.parent.postMessage(to_js(msg, dict_converter=Object.fromEntries), self.req.target)
+            self.sent.append(kind)
+        except Exception:
+            pass  # a parent that went away, or a target origin the browser refuses
+
+    # --- in --------------------------------------------------------------------
+    def on_message(self, e: Any) -> None:
+        try:
+            if e.source != self.parent:
+                return
+            origin = str(e.origin)
+            data = e.data
+            text = data if isinstance(data, str) else str(JSON.stringify(data))
+        except Exception:
+            return  # data that cannot be read as JSON (a cycle, a function, ...)
+        command = parse_command(origin, text, self.req.hosts)
+        if command is None:
+            return
+        if command.kind == "deal" and command.deal is not None:
+            self.app.open_deal(command.deal)
+        elif command.kind == "new":
+            self.app.action_new()
+
+    def unbind(self) -> None:
+        if self._listener is not None:
+            window.removeEventListener("message", self._listener)
+            self._listener.destroy()
+            self._listener = None

@@ -1,0 +1,409 @@
+"""Saved game, statistics and settings in real Chromium.
+
+Written against the page's hooks: the three localStorage entries of
+``freecell/ui/store.py`` (``freecell.game``, ``freecell.stats``,
+``freecell.settings``); the notice ``[data-role=notice]`` with
+``data-notice="storage"`` (progress not saved) or ``"damaged"`` (stored data
+reset); the statistics panel ``[data-panel=stats]`` opened by
+``[data-action=stats]`` (in the settings panel), its figures
+``[data-stat=played|won|rate|streak|longest|best-score|best-time|fewest-moves]``
+with the raw value in ``data-value``, and the reset
+``[data-action=stats-reset]`` then ``[data-action=stats-reset-confirm]``
+(or ``stats-reset-cancel``).
+
+Stored values, and storage that throws, are set up with ``add_init_script``
+before the page's own scripts run.  Every test waits on conditions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from freecell.game import Game
+from freecell.piles import Move
+from freecell.ui.stats import Statistics, deal_key
+from freecell.ui.store import KEY_GAME, KEY_SETTINGS, KEY_STATS
+
+from .helpers import (
+    STEP_TIMEOUT,
+    deal_url,
+    expect_game,
+    expect_layout,
+    expect_status,
+    open_page,
+    play_move_on_page,
+    solution_lines,
+    status_value,
+    wait_ready,
+)
+
+pytestmark = pytest.mark.browser
+STATIC_I18N = Path(__file__).resolve().parents[2] / "static" / "i18n"
+
+DEAL = 617
+MOVES = (Move.parse("58"), Move.parse("6a"), Move.parse("82x2"))  # see test_page.py
+
+SET_ITEMS_JS = """
+(items) => {
+  if (sessionStorage.getItem('fc-test-seeded')) return;  // once: a reload keeps what the page wrote
+  sessionStorage.setItem('fc-test-seeded', '1');
+  for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
+}
+"""
+
+# localStorage itself refused, as in a third-party frame.
+REFUSED_JS = """
+Object.defineProperty(window, 'localStorage', {
+  configurable: true,
+  get() { throw new DOMException('The operation is insecure.', 'SecurityError'); },
+});
+"""
+
+# Storage readable but full: every write throws.
+FULL_JS = """
+Storage.prototype.setItem = function () {
+  throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+};
+"""
+
+WATCH_JS = """
+window.__fc_pwned = false;
+window.__fc_alerts = 0;
+window.alert = () => { window.__fc_alerts += 1; };
+"""
+
+
+def seed(page: Any, items: dict[str, str]) -> None:
+    page.add_init_script(f"({SET_ITEMS_JS})({json.dumps(items)})")
+
+
+def stored(page: Any) -> dict[str, str]:
+    return dict(page.evaluate(
+        "(keys) => Object.fromEntries(keys.map(k => [k, localStorage.getItem(k)]))",
+        [KEY_GAME, KEY_STATS, KEY_SETTINGS],
+    ))
+
+
+def notice(page: Any) -> Any:
+    return page.locator("[data-role=notice]")
+
+
+def expect_notice(page: Any, kind: str) -> None:
+    box = notice(page)
+    expect(box).to_be_visible(timeout=STEP_TIMEOUT)
+    expect(box).to_have_attribute("data-notice", kind)
+    expect(box.locator("[data-role=notice-text]")).not_to_have_text(re.compile(r"^\s*$"))
+    assert box.locator("img, script").count() == 0
+
+
+def close_notice_and_check_it_stays_closed(page: Any, game: Game, move: Move) -> None:
+    """Said once: closed, it does not come back when the next save fails too."""
+    notice(page).locator("[data-action=notice-close]").click()
+    expect(notice(page)).to_be_hidden()
+    play_move_on_page(page, game, move)
+    expect(notice(page)).to_be_hidden()
+
+
+def open_stats(page: Any) -> Any:
+    page.locator(".actionbar [data-action=settings]").click()
+    page.locator("[data-panel=settings] [data-action=stats]").click()
+    panel = page.locator("[data-panel=stats]")
+    expect(panel).to_be_visible(timeout=STEP_TIMEOUT)
+    return panel
+
+
+def stat(panel: Any, name: str) -> Any:
+    return panel.locator(f"[data-stat={name}]")
+
+
+def expect_stats(panel: Any, **values: object) -> None:
+    for name, value in values.items():
+        expect(stat(panel, name.replace("_", "-"))).to_have_attribute("data-value", str(value))
+
+
+def undo(page: Any) -> None:
+    page.locator(".actionbar [data-action=undo]").click()
+
+
+# --- the game in progress -------------------------------------------------------------
+
+
+def test_reload_restores_the_exact_game(page: Any, site: str) -> None:
+    open_page(page, deal_url(site, DEAL))
+    game = Game(deal=DEAL)
+    history = [game.position]
+    for m in MOVES:
+        play_move_on_page(page, game, m)
+        history.append(game.position)
+    undo(page)
+    game.undo()
+    expect_status(page, "moves", 2)
+    page.wait_for_function("() => Number(document.querySelector('[data-status=time]').dataset.value) >= 1")
+    saved_time = int(status_value(page, "time"))
+    page.reload()
+    wait_ready(page)
+    expect_game(page, game)
+    expect(page.locator("[data-role=message]")).not_to_have_text(re.compile(r"^\s*$"))
+    assert int(status_value(page, "time")) >= saved_time  # the clock came back, not from zero
+    expect(page.locator("[data-role=notice]")).to_be_hidden()
+    # redo brings back the move undone before the reload
+    redo = page.locator(".actionbar [data-action=redo]")
+    expect(redo).to_be_enabled()
+    redo.click()
+    expect_layout(page, history[3])
+    expect_status(page, "moves", 3)
+    # undo goes back through the same history, to the deal's start
+    for n in (2, 1, 0):
+        undo(page)
+        expect_layout(page, history[n])
+        expect_status(page, "moves", n)
+    # a plain address brings back the same game too
+    page.goto(site)
+    wait_ready(page)
+    expect_layout(page, history[0])
+    expect_status(page, "deal", DEAL)
+    expect(redo).to_be_enabled()
+
+
+def test_a_won_game_is_remembered_as_won(page: Any, site: str) -> None:
+    game = Game(deal=1)
+    lines = solution_lines(1)
+    for line in lines[:-1]:
+        game.play(Move.parse(line))
+    seed(page, {KEY_GAME: game.to_json()})
+    open_page(page, deal_url(site, 1))
+    expect_game(page, game)
+    play_move_on_page(page, game, Move.parse(lines[-1]))
+    expect(page.locator("[data-panel=win]")).to_be_visible(timeout=STEP_TIMEOUT)
+    page.reload()
+    wait_ready(page)
+    expect_status(page, "home", 52)
+    expect(page.locator("[data-panel=win]")).to_be_visible(timeout=STEP_TIMEOUT)
+    panel = open_stats(page)
+    expect_stats(panel, played=1, won=1, streak=1, fewest_moves=len(lines))  # counted once
+
+
+# --- damaged and hostile stored data ----------------------------------------------------------
+
+HOSTILE = "<img src=x onerror=\"window.__fc_pwned=true\"><script>window.__fc_pwned=true</script>"
+BAD_STORES = {
+    "garbage": {KEY_GAME: "{not json", KEY_STATS: "[]", KEY_SETTINGS: "null"},
+    "hostile": {
+        KEY_GAME: json.dumps({"format": "freecell-game", "version": 1, "deal": HOSTILE,
+                              "turns": [HOSTILE], "__proto__": {"polluted": True}}),
+        KEY_STATS: json.dumps({"format": "freecell-stats", "version": 1, "played": 10**30, "won": HOSTILE,
+                               "streak": 0, "longest": 0, "best_score": 0, "open": HOSTILE,
+                               "deals": {"__proto__": [1, 1]}}),
+        KEY_SETTINGS: json.dumps({"format": "freecell-settings", "version": 1, "language": HOSTILE,
+                                  "winnability": HOSTILE, "constructor": {"prototype": {"polluted": 1}}}),
+    },
+    "foreign-version": {
+        KEY_GAME: json.dumps({"format": "freecell-game", "version": 99, "deal": DEAL}),
+        KEY_STATS: json.dumps({"format": "freecell-stats", "version": 2}),
+        KEY_SETTINGS: json.dumps({"format": "freecell-settings", "version": 0}),
+    },
+    "huge": {KEY_GAME: "[" * 200_000 + "]" * 200_000, KEY_STATS: "x" * 1_000_000},
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_STORES))
+def test_damaged_or_hostile_storage_starts_fresh_and_says_so_once(page: Any, site: str, case: str) -> None:
+    page.add_init_script(WATCH_JS)
+    seed(page, BAD_STORES[case])
+    open_page(page, deal_url(site, DEAL))
+    game = Game(deal=DEAL)
+    expect_game(page, game)
+    expect_notice(page, "damaged")
+    assert page.evaluate("() => [window.__fc_pwned, window.__fc_alerts, ({}).polluted]") == [False, 0, None]
+    assert page.locator("body img, body script:not([src]):not([type])").count() == 0
+    # the entries were started fresh, and hold sound data now
+    saved = stored(page)
+    assert json.loads(saved[KEY_GAME])["deal"] == DEAL
+    for key in (KEY_STATS, KEY_SETTINGS):
+        if saved[key] is not None:
+            assert json.loads(saved[key])["version"] == 1, key
+    close_notice_and_check_it_stays_closed(page, game, MOVES[0])
+    page.reload()  # the damage is gone: no notice any more, and the game is back
+    wait_ready(page)
+    expect_game(page, game)
+    expect(notice(page)).to_be_hidden()
+
+
+def test_a_damaged_history_starts_the_deal_over(page: Any, site: str) -> None:
+    data = json.loads(Game(deal=DEAL).to_json())
+    data["turns"] = ["58", "11"]  # the second move is illegal
+    seed(page, {KEY_GAME: json.dumps(data)})
+    open_page(page, site)
+    expect_status(page, "deal", DEAL)
+    expect_game(page, Game(deal=DEAL))
+    expect_notice(page, "damaged")
+
+
+# --- storage that throws ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["refused", "full"])
+def test_storage_that_throws_plays_on_and_says_so_once(open_context: Any, site: str, how: str) -> None:
+    ctx = open_context()
+    ctx.add_init_script(REFUSED_JS if how == "refused" else FULL_JS)
+    page = ctx.new_page()
+    open_page(page, deal_url(site, DEAL))
+    game = Game(deal=DEAL)
+    expect_game(page, game)
+    expect_notice(page, "storage")
+    play_move_on_page(page, game, MOVES[0])
+    expect_notice(page, "storage")
+    close_notice_and_check_it_stays_closed(page, game, MOVES[1])
+    # statistics and settings still work, in memory
+    panel = open_stats(page)
+    expect_stats(panel, played=1, won=0)
+    panel.locator("[data-action=close]").click()
+    undo(page)
+    game.undo()
+    expect_game(page, game)
+    expect(notice(page)).to_be_hidden()
+
+
+# --- settings ------------------------------------------------------------------------------------
+
+
+def test_settings_survive_a_reload(page: Any, site: str) -> None:
+    fr = json.loads((STATIC_I18N / "fr.json").read_text(encoding="utf-8"))
+    open_page(page, deal_url(site, DEAL))
+    winnable = page.locator("[data-status=winnable]")
+    expect(winnable).to_be_visible()
+    page.locator(".actionbar [data-action=settings]").click()
+    settings = page.locator("[data-panel=settings]")
+    settings.locator("[role=tab][data-tab=play]").click()
+    settings.locator("[data-field=winnability]").uncheck()
+    settings.locator("[role=tab][data-tab=game]").click()
+    settings.locator("select[data-field=deal-source]").select_option("winnable")
+    expect(winnable).to_be_hidden()
+    settings.locator("select[data-field=language]").select_option("fr")
+    # the language applies at once
+    expect(page.locator(".actionbar [data-action=new]")).to_have_text(fr["action.new"], timeout=STEP_TIMEOUT)
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.locator("[data-status=capacity]")).to_have_text(fr["status.capacity"].format(n=5))
+    page.reload()
+    wait_ready(page)
+    expect(page.locator(".actionbar [data-action=new]")).to_have_text(fr["action.new"])
+    expect(page.locator("[data-status=capacity]")).to_have_text(fr["status.capacity"].format(n=5))
+    expect(winnable).to_be_hidden()
+    page.locator(".actionbar [data-action=settings]").click()
+    expect(settings.locator("select[data-field=deal-source]")).to_have_value("winnable")
+    expect(settings.locator("select[data-field=language]")).to_have_value("fr")
+    settings.locator("[role=tab][data-tab=play]").click()
+    expect(settings.locator("[data-field=winnability]")).not_to_be_checked()
+    settings.locator("[role=tab][data-tab=game]").click()
+    saved = json.loads(stored(page)[KEY_SETTINGS])
+    assert saved["winnability"] is False and saved["deal-source"] == "winnable" and saved["language"] == "fr"
+    # back to the browser's language
+    settings.locator("select[data-field=language]").select_option("")
+    expect(page.locator(".actionbar [data-action=new]")).not_to_have_text(fr["action.new"])
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+
+
+def test_an_older_winnable_only_setting_is_the_winnable_deal_source(page: Any, site: str) -> None:
+    """Settings stored by the page before the deal sources: "winnable-only" reads as "winnable"."""
+    old = {"format": "freecell-settings", "version": 1, "winnability": True, "winnable-only": True,
+           "four-colour": False, "large-cards": False, "language": None}
+    seed(page, {KEY_SETTINGS: json.dumps(old)})
+    open_page(page, deal_url(site, DEAL))
+    expect(notice(page)).to_be_hidden()  # nothing was damaged
+    page.locator(".actionbar [data-action=settings]").click()
+    expect(page.locator("[data-panel=settings] select[data-field=deal-source]")).to_have_value("winnable")
+
+
+# --- statistics ------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_statistics_after_winning_deal_1(page: Any, site: str) -> None:
+    open_page(page, deal_url(site, 1))
+    panel = open_stats(page)
+    expect_stats(panel, played=0, won=0, streak=0, longest=0)
+    expect(stat(panel, "rate")).not_to_have_text(re.compile(r"^\s*$"))
+    panel.locator("[data-action=close]").click()
+    game = Game(deal=1)
+    lines = solution_lines(1)
+    for n, line in enumerate(lines, 1):
+        play_move_on_page(page, game, Move.parse(line))
+        if n == 1:
+            assert json.loads(stored(page)[KEY_STATS])["played"] == 1  # played from the first move
+    assert game.is_won()
+    win = page.locator("[data-panel=win]")
+    expect(win).to_be_visible(timeout=STEP_TIMEOUT)
+    seconds = int(status_value(page, "time"))
+    win.locator("[data-action=look]").click()
+    panel = open_stats(page)
+    expect_stats(panel, played=1, won=1, rate=100, streak=1, longest=1, best_time=seconds,
+                 fewest_moves=len(lines), best_score=game.score)
+    for name in ("played", "won", "rate", "streak", "longest", "best-time", "fewest-moves", "best-score"):
+        expect(stat(panel, name)).not_to_have_text(re.compile(r"^\s*$"))
+    expect(stat(panel, "fewest-moves")).to_have_text(str(len(lines)))
+    expect(panel.locator("[data-role=stats-deal-title]")).to_contain_text("1")
+    # what is stored says the same
+    s = Statistics.from_json(stored(page)[KEY_STATS])
+    assert (s.played, s.won, s.streak, s.longest) == (1, 1, 1, 1)
+    assert s.best(deal_key(1)) is not None and s.best(deal_key(1)).fewest_moves == len(lines)  # type: ignore[union-attr]
+    panel.locator("[data-action=close]").click()
+    # a started game left for a new deal is a loss: the streak ends, the longest stays
+    page.locator(".actionbar [data-action=settings]").click()
+    page.locator("[data-panel=settings] [data-field=deal]").fill(str(DEAL))
+    page.locator("[data-panel=settings] [data-action=play-deal]").click()
+    expect_status(page, "deal", DEAL)
+    game = Game(deal=DEAL)
+    play_move_on_page(page, game, MOVES[0])
+    page.reload()  # the open game survives a reload: still one game, not two
+    wait_ready(page)
+    page.locator(".actionbar [data-action=settings]").click()
+    page.locator("[data-panel=settings] [data-field=deal]").fill("1")
+    page.locator("[data-panel=settings] [data-action=play-deal]").click()
+    expect_status(page, "deal", 1)
+    panel = open_stats(page)
+    expect_stats(panel, played=2, won=1, rate=50, streak=0, longest=1, fewest_moves=len(lines))
+
+
+def test_statistics_reset_asks_first(page: Any, site: str) -> None:
+    s = Statistics()
+    for n in (5, 6, 7):
+        s.record_start(deal_key(n))
+        s.record_win(deal_key(n), 100 + n, 80 + n, 500)
+    s.record_start(deal_key(8))
+    s.record_abandon()
+    seed(page, {KEY_STATS: s.to_json()})
+    open_page(page, deal_url(site, 5))
+    panel = open_stats(page)
+    expect_stats(panel, played=4, won=3, rate=75, streak=0, longest=3, best_score=500, best_time=105,
+                 fewest_moves=85)
+    confirm = panel.locator("[data-role=stats-confirm]")
+    expect(confirm).to_be_hidden()
+    panel.locator("[data-action=stats-reset]").click()
+    expect(confirm).to_be_visible()
+    expect(confirm).not_to_have_text(re.compile(r"^\s*$"))
+    expect_stats(panel, played=4, won=3)  # nothing is lost by asking
+    confirm.locator("[data-action=stats-reset-cancel]").click()
+    expect(confirm).to_be_hidden()
+    expect_stats(panel, played=4, won=3)
+    panel.locator("[data-action=stats-reset]").click()
+    confirm.locator("[data-action=stats-reset-confirm]").click()
+    expect(confirm).to_be_hidden()
+    expect_stats(panel, played=0, won=0, streak=0, longest=0, best_time="", fewest_moves="")
+    page.reload()
+    wait_ready(page)
+    panel = open_stats(page)
+    expect_stats(panel, played=0, won=0)
+
+
+def test_the_moves_used_here_are_legal() -> None:
+    """The deal and moves used above are what the engine says (no browser)."""
+    game = Game(deal=DEAL)
+    for m in MOVES:
+        assert game.check(m) is None, m.text()
+        game.play(m)

@@ -1,0 +1,367 @@
+"""What the page stores, and how it reads it back; the embedding allow-lists.
+
+Every loader of :mod:`freecell.ui.store` raises :class:`StoredDataError` and
+nothing else, whatever it is given (Hypothesis feeds arbitrary JSON and
+near-valid records); :func:`restore` never raises.  The parsers of
+:mod:`freecell.ui.embed` and :func:`freecell.ui.start.parse_embed` accept
+only the documented shapes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from freecell import safejson
+from freecell.game import Game
+from freecell.piles import Move
+from freecell.rules import Rules
+from freecell.ui import embed as embed_module
+from freecell.ui import start as start_module
+from freecell.ui.embed import COMMAND_SOURCE, Command, event, parse_command, parse_origin
+from freecell.ui.start import EmbedRequest, parse_embed, parse_query
+from freecell.ui.stats import Statistics, deal_key
+from freecell.ui.store import (
+    CHOICE_SETTINGS,
+    FLAG_SETTINGS,
+    KEY_GAME,
+    KEY_SETTINGS,
+    KEY_STATS,
+    SETTINGS_FORMAT,
+    Settings,
+    StoredDataError,
+    load_game,
+    load_settings,
+    load_stats,
+    restore,
+)
+
+# Moves of deal 617 (see tests/browser/test_page.py).
+MOVES_617 = ("58", "6a", "82x2")
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=6),
+    max_leaves=25,
+)
+
+def short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+HOSTILE_TEXTS = [
+    "",
+    "null",
+    "[]",
+    "{}",
+    "<img src=x onerror=alert(1)>",
+    '{"__proto__": {"polluted": true}}',
+    "{" * 50_000,
+    "[" * 100_000 + "]" * 100_000,
+    '{"a":' * 5_000 + "1" + "}" * 5_000,
+    "x" * 3_000_000,
+    "\ud800",
+    "\x00\x01\x02",
+]
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def played_617(clock: FakeClock | None = None) -> Game:
+    game = Game(617, clock=clock or FakeClock())
+    for m in MOVES_617:
+        game.play(Move.parse(m))
+    game.undo()
+    return game
+
+
+def test_doctests() -> None:
+    for module in (embed_module, start_module, safejson):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0
+
+
+# --- settings -----------------------------------------------------------------------
+
+
+def test_settings_round_trip() -> None:
+    s = Settings()
+    assert s.flag("winnability") is True and s.choice("deal-source") == "all" and s.language is None
+    changed = (s.with_choice("deal-source", "winnable").with_flag("winnability", False)
+               .with_choice("language", "fr").with_choice("variant", "eightoff").with_flag("score", True))
+    back, damaged = load_settings(changed.to_json())
+    assert back == changed and not damaged
+    assert back.choice("deal-source") == "winnable" and not back.flag("winnability") and back.language == "fr"
+    assert back.choice("variant") == "eightoff" and back.flag("score")
+    data = json.loads(changed.to_json())
+    assert data["format"] == SETTINGS_FORMAT
+    assert set(data) == {"format", "version", *FLAG_SETTINGS, *CHOICE_SETTINGS}
+
+
+def test_settings_defaults() -> None:
+    """What a player who never opened the settings gets (issue 8)."""
+    s = Settings()
+    flags = {name: s.flag(name) for name in FLAG_SETTINGS}
+    assert flags == {"winnability": True, "auto-move": True, "score": False, "foundation-return": False,
+                     "four-colour": False, "large-cards": False, "left-handed": False}
+    choices = {name: s.choice(name) for name in CHOICE_SETTINGS}
+    assert choices == {"variant": "freecell", "deal-source": "all", "tap": "home", "speed": "normal",
+                       "theme": "dark", "language": None}
+
+
+def test_an_older_winnable_only_becomes_the_deal_source() -> None:
+    old = {"format": SETTINGS_FORMAT, "version": 1, "winnability": True, "winnable-only": True,
+           "four-colour": False, "large-cards": False, "language": None}
+    s, damaged = load_settings(json.dumps(old))
+    assert not damaged and s.choice("deal-source") == "winnable"
+    assert "winnable-only" not in json.loads(s.to_json())  # written back in today's form
+    s, damaged = load_settings(json.dumps({**old, "winnable-only": False}))
+    assert not damaged and s.choice("deal-source") == "all"
+    s, damaged = load_settings(json.dumps({**old, "deal-source": "classic"}))  # the newer field wins
+    assert not damaged and s.choice("deal-source") == "classic"
+    s, damaged = load_settings(json.dumps({**old, "winnable-only": "yes"}))
+    assert damaged and s.choice("deal-source") == "all"
+
+
+def test_settings_refuse_what_is_not_offered() -> None:
+    s = Settings()
+    assert s.with_flag("__proto__", True) == s
+    assert s.with_flag("winnability", "yes") == s  # type: ignore[arg-type]
+    assert s.with_choice("language", "xx") == s
+    assert s.with_choice("language", "<b>fr</b>") == s
+    assert s.with_choice("variant", "klondike") == s
+    assert s.with_choice("theme", "__proto__") == s
+
+
+def test_settings_are_recovered_field_by_field() -> None:
+    text = json.dumps({"format": SETTINGS_FORMAT, "version": 1, "winnability": "false",
+                       "deal-source": "winnable", "language": "<script>", "speed": 3,
+                       "__proto__": {"x": 1}})
+    s, damaged = load_settings(text)
+    assert damaged
+    assert s.choice("deal-source") == "winnable"  # the sound field is kept
+    assert s.flag("winnability") is True and s.language is None  # the others are defaults
+    assert s.choice("speed") == "normal"
+
+
+@pytest.mark.parametrize("text", [*HOSTILE_TEXTS, json.dumps({"format": SETTINGS_FORMAT, "version": 2}),
+                                  json.dumps({"format": SETTINGS_FORMAT, "version": "1"})], ids=short)
+def test_settings_garbage_raises_the_documented_error(text: str) -> None:
+    with pytest.raises(StoredDataError):
+        load_settings(text)
+
+
+# --- the game -------------------------------------------------------------------------
+
+
+def test_game_comes_back_exactly() -> None:
+    clock = FakeClock()
+    game = played_617(clock)
+    clock.t += 42
+    text = game.to_json()
+    back, damaged = load_game(text, clock=clock)
+    assert not damaged
+    assert back.deal == 617 and back.moves == game.moves == 2 and back.position == game.position
+    assert [t.text() for t in back.turns] == [t.text() for t in game.turns]
+    assert back.can_redo() and back.redo() is not None and back.moves == 3
+    assert back.elapsed() == pytest.approx(game.elapsed(), abs=0.01)
+    assert not back.clock.running  # paused: the page sets it running
+
+
+def test_a_damaged_history_starts_the_deal_over() -> None:
+    data = json.loads(played_617().to_json())
+    data["turns"] = ["58", "11"]  # an illegal move
+    game, damaged = load_game(json.dumps(data))
+    assert damaged and game.deal == 617 and game.moves == 0
+
+
+@pytest.mark.parametrize("text", [*HOSTILE_TEXTS,
+                                  json.dumps({"format": "freecell-game", "version": 1, "deal": 0}),
+                                  json.dumps({"format": "freecell-game", "version": 1, "deal": "617"}),
+                                  json.dumps({"format": "freecell-game", "version": 9, "deal": True})],
+                         ids=short)
+def test_game_garbage_raises_the_documented_error(text: str) -> None:
+    with pytest.raises(StoredDataError):
+        load_game(text)
+
+
+def test_deep_nesting_is_refused_before_json_sees_it() -> None:
+    """Under Pyodide a deep text can overflow the browser's stack: it never reaches ``json``."""
+    deep = json.dumps({"format": "freecell-game", "version": 1, "deal": 5,
+                       "turns": [json.loads("[" * 40 + "]" * 40)]})
+    assert safejson.too_deep(deep)
+    assert not safejson.too_deep(played_617().to_json())
+    assert safejson.depth('["[[[[", {"a": "]]]"}]') == 2  # brackets in strings do not count
+    for loader in (load_settings, load_stats, load_game):
+        with pytest.raises(StoredDataError):
+            loader(deep)
+    assert parse_command(HOSTS[0], "[" * 100_000 + "]" * 100_000, HOSTS) is None
+
+
+def test_stats_loader_wraps_its_error() -> None:
+    s = Statistics()
+    s.record_start(deal_key(1))
+    assert load_stats(s.to_json()) == s
+    with pytest.raises(StoredDataError):
+        load_stats('{"format": "freecell-stats"}')
+
+
+# --- restore ---------------------------------------------------------------------------
+
+
+def test_restore_reads_all_three() -> None:
+    stats = Statistics()
+    stats.record_start(deal_key(617))
+    settings_ = Settings().with_choice("deal-source", "winnable")
+    stored = {KEY_GAME: played_617().to_json(), KEY_STATS: stats.to_json(), KEY_SETTINGS: settings_.to_json()}
+    out = restore(stored.get)
+    assert out.damaged == []
+    assert out.game is not None and out.game.moves == 2
+    assert out.stats == stats and out.settings == settings_
+
+
+def test_restore_of_nothing_is_a_fresh_start() -> None:
+    out = restore(lambda _key: None)
+    assert out.game is None and out.stats == Statistics() and out.settings == Settings() and out.damaged == []
+
+
+def test_restore_names_what_was_damaged_and_keeps_the_rest() -> None:
+    stored = {KEY_GAME: "<img src=x>", KEY_STATS: '{"format":"freecell-stats","version":1}',
+              KEY_SETTINGS: Settings().with_choice("language", "fr").to_json()}
+    out = restore(stored.get)
+    assert sorted(out.damaged) == sorted([KEY_GAME, KEY_STATS])
+    assert out.game is None and out.stats == Statistics() and out.settings.language == "fr"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from([KEY_GAME, KEY_STATS, KEY_SETTINGS]),
+                       JSON.map(json.dumps) | st.text(max_size=50), max_size=3))
+def test_restore_never_raises(stored: dict[str, str]) -> None:
+    out = restore(stored.get)
+    assert set(out.damaged) <= set(stored)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON)
+def test_loaders_raise_only_the_documented_error(value: Any) -> None:
+    text = json.dumps(value)
+    for loader in (load_settings, load_stats, load_game):
+        with contextlib.suppress(StoredDataError):
+            loader(text)
+
+
+def _near(fmt: str, fields: list[str]) -> Any:
+    return st.dictionaries(st.sampled_from(fields), JSON, max_size=len(fields)).map(
+        lambda d: {"format": fmt, "version": 1, **d})
+
+
+@settings(max_examples=300, deadline=None)
+@given(_near(SETTINGS_FORMAT, [*FLAG_SETTINGS, *CHOICE_SETTINGS, "__proto__", "constructor"]))
+def test_near_valid_settings_never_raise_anything_else(value: dict[str, Any]) -> None:
+    try:
+        s, _damaged = load_settings(json.dumps(value))
+    except StoredDataError:  # too large
+        return
+    assert load_settings(s.to_json()) == (s, False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_near("freecell-game", ["deal", "board", "rules", "auto_move", "turns", "redo", "elapsed",
+                               "variant"]))
+def test_near_valid_games_never_raise_anything_else(value: dict[str, Any]) -> None:
+    try:
+        game, _damaged = load_game(json.dumps(value))
+    except StoredDataError:
+        return
+    assert load_game(game.to_json())[0].position == game.position
+
+
+# --- embedding -----------------------------------------------------------------------------
+
+
+def test_parse_embed() -> None:
+    assert parse_embed("") == EmbedRequest()
+    assert parse_embed("?embed=1") == EmbedRequest(True, ())
+    assert parse_embed("?embed=1").target == "*"
+    req = parse_embed("?embed=1&host=https://Example.org&host=http://127.0.0.1:8123/&host=https://example.org")
+    assert req.hosts == ("https://example.org", "http://127.0.0.1:8123")
+    assert req.target == "https://example.org"
+    for bad in ("?embed=true", "?embed=1x", "?embed=", "?Embed=1", "&".join(["a=1"] * 50) + "&embed=1"):
+        assert not parse_embed(bad).embed, bad
+    many = "&".join(f"host=http://h{i}.org" for i in range(8))
+    assert len(parse_embed("?embed=1&" + many).hosts) <= 4
+
+
+def test_parse_query_survives_too_many_fields() -> None:
+    assert parse_query("&".join(["x=1"] * 50)).error is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["javascript:alert(1)", "data:text/html,x", "https://a.org/x", "https://a.org?x", "https://a.org#x",
+     "https://u:p@a.org", "https://a.org:99999", "https:// a.org", "https://a.org\n", "//a.org", "*",
+     "null", "https://<b>.org", "http://a.org\\@b.org", "", "h" * 300],
+    ids=short,
+)
+def test_bad_origins(text: str) -> None:
+    assert parse_origin(text) is None
+
+
+HOSTS = ("http://127.0.0.1:8000",)
+
+
+def test_commands() -> None:
+    ok = json.dumps({"source": COMMAND_SOURCE, "type": "deal", "deal": 617})
+    assert parse_command(HOSTS[0], ok, HOSTS) == Command("deal", 617)
+    new = json.dumps({"source": COMMAND_SOURCE, "type": "new"})
+    assert parse_command(HOSTS[0], new, HOSTS) == Command("new")
+    assert parse_command("http://127.0.0.1:9999", ok, HOSTS) is None  # another origin
+    assert parse_command("null", ok, HOSTS) is None
+    assert parse_command(HOSTS[0], ok, ()) is None  # no host named: nothing is accepted
+    for bad in (
+        {"source": COMMAND_SOURCE, "type": "deal", "deal": "617"},
+        {"source": COMMAND_SOURCE, "type": "deal", "deal": 0},
+        {"source": COMMAND_SOURCE, "type": "deal", "deal": True},
+        {"source": COMMAND_SOURCE, "type": "deal", "deal": 617, "extra": "<img src=x>"},
+        {"source": COMMAND_SOURCE, "type": "deal", "deal": 617, "__proto__": {}},
+        {"source": "freecell", "type": "deal", "deal": 617},
+        {"source": COMMAND_SOURCE, "type": "eval", "code": "alert(1)"},
+        [COMMAND_SOURCE, "new"],
+    ):
+        assert parse_command(HOSTS[0], json.dumps(bad), HOSTS) is None, bad
+    assert parse_command(HOSTS[0], "x" * 10_000, HOSTS) is None
+    assert parse_command(HOSTS[0], None, HOSTS) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON, st.sampled_from([*HOSTS, "http://evil.test", "null", ""]))
+def test_arbitrary_messages_never_raise(value: Any, origin: str) -> None:
+    cmd = parse_command(origin, json.dumps(value), HOSTS)
+    assert cmd is None or (origin in HOSTS and cmd.kind in ("new", "deal"))
+
+
+def test_events_have_the_fixed_shape() -> None:
+    assert event("started", 617, 1, 0.4) == {"source": "freecell", "type": "started", "deal": 617,
+                                             "moves": 1, "seconds": 0}
+    assert event("won", None, 90, 123.9)["seconds"] == 123
+    with pytest.raises(ValueError):
+        event("lost", 1, 1, 1)
+
+
+def test_rules_of_a_restored_variant_deal() -> None:
+    game = Game(5, rules=Rules(free_cells=2))
+    back, damaged = load_game(game.to_json())
+    assert not damaged and back.rules == Rules(free_cells=2)
