@@ -3,6 +3,7 @@
     python build.py                 # build only
     python build.py serve           # build, then serve on http://127.0.0.1:8000
     python build.py serve --port N  # another port
+    python build.py icons           # render static/icon.svg to the PNG icons (by hand)
 
 The browser runtime (Pyodide and PyScript) comes from the npm packages pinned
 in ``package.json`` / ``package-lock.json``: ``npm ci`` installs them into
@@ -315,14 +316,43 @@ def serve(port: int, host: str = "127.0.0.1") -> None:
             httpd.serve_forever()
 
 
+ICON_SIZES = (192, 512)
+
+
+def render_icons() -> None:
+    """Render ``static/icon.svg`` to the manifest's PNG icons with headless Chromium.
+
+    The PNGs are committed; run this again only when icon.svg changes.
+    """
+    from playwright.sync_api import sync_playwright
+
+    svg = (ROOT / "static" / "icon.svg").read_text(encoding="utf-8")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(**chromium_launch_args())
+        for size in ICON_SIZES:
+            page = browser.new_page(viewport={"width": size, "height": size}, device_scale_factor=1)
+            page.set_content(
+                "<!doctype html><style>html,body{margin:0;background:transparent}"
+                f"svg{{display:block;width:{size}px;height:{size}px}}</style>{svg}"
+            )
+            out = ROOT / "static" / f"icon-{size}.png"
+            page.screenshot(path=str(out), omit_background=True)
+            page.close()
+            print(f"{out.relative_to(ROOT)}: {out.stat().st_size} bytes")
+        browser.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Build (and serve) the FreeCell site.")
-    parser.add_argument("command", nargs="?", choices=["build", "serve"], default="build")
+    parser.add_argument("command", nargs="?", choices=["build", "serve", "icons"], default="build")
     parser.add_argument("--port", type=int, default=8000, help="port for serve (default 8000)")
     parser.add_argument("-v", action="store_true", help="log every request while serving")
     args = parser.parse_args(argv)
     if not 0 < args.port < 65536:
         parser.error("--port must be 1 to 65535")
+    if args.command == "icons":
+        render_icons()
+        return 0
     try:
         out = build()
     except BuildError as e:
