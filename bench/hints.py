@@ -239,6 +239,7 @@ def wait_reply(page: Page, rid: int, timeout: float = ANSWER_TIMEOUT_MS) -> dict
 
 def open_deal_by_form(page: Page, deal: int) -> None:
     page.locator(".actionbar [data-action=settings]").click()
+    page.locator("[data-panel=settings] [data-tab=game]").click()
     page.locator("[data-field=deal]").fill(str(deal))
     page.locator("[data-action=play-deal]").click()
     page.wait_for_selector(f'[data-status=deal][data-value="{deal}"]', state="attached",
@@ -643,6 +644,7 @@ def run(deals: list[int], moves: int, cold_n: int) -> dict[str, Any]:
             print(f"input: {moves} moves while deal {SEARCH_DEAL} is searched", file=sys.stderr, flush=True)
             searching = measure_input(page, moves, expect_search=True)
             page.locator(".actionbar [data-action=settings]").click()
+            page.locator("[data-panel=settings] [data-tab=play]").click()
             page.locator("[data-field=winnability]").uncheck()
             page.locator("[data-panel=settings] [data-action=close]").click()
             page.wait_for_function("() => window.__hb.inFlight() === null", timeout=STEP_TIMEOUT_MS)
