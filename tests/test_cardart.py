@@ -173,3 +173,26 @@ def test_bad_pile_mark() -> None:
         pile_mark("tableau", 60, 84)
     with pytest.raises(ValueError):
         pile_mark("foundation", 60, 84, 4)
+
+
+@given(card=st.integers(0, 51), w=st.floats(20, 400), ratio=st.floats(1.0, 2.0), four=st.booleans())
+def test_large_indices_stay_inside(card: int, w: float, ratio: float, four: bool) -> None:
+    for e in card_face(card, w, w * ratio, four_colour=four, large=True):
+        assert inside(e, w, w * ratio), (e, extent(e))
+
+
+@pytest.mark.parametrize(("w", "h"), SIZES)
+def test_large_indices_are_bigger_and_fit_their_strip(w: float, h: float) -> None:
+    from freecell.ui.cardart import LARGE_TOP_STRIP
+    from freecell.ui.layout import CARD_RATIO as LAYOUT_RATIO
+    from freecell.ui.layout import LARGE_MIN_STRIP
+
+    assert LARGE_MIN_STRIP * LAYOUT_RATIO >= LARGE_TOP_STRIP  # the layout shows the whole strip
+    for card in range(52):
+        normal, large = card_face(card, w, h), card_face(card, w, h, large=True)
+        sizes = [[float(a["font-size"]) for tag, a, _ in face if tag == "text"] for face in (normal, large)]
+        assert all(big >= 1.3 * small for small, big in zip(*sizes, strict=True))  # top and corner
+        rank = next(e for e in large if "card-rank" in classes(e))
+        suit = next(e for e in large if "card-suit" in classes(e))
+        assert float(rank[1]["y"]) + 0.1 * float(rank[1]["font-size"]) <= LARGE_TOP_STRIP * w
+        assert extent(rank)[2] <= extent(suit)[0], "rank and suit side by side"
