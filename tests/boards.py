@@ -10,14 +10,19 @@ cards given for that column.  Every position it returns passes
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import subprocess
 from collections.abc import Iterable, Mapping, Sequence
+
+import pytest
 
 from freecell.cards import Card, make_card, parse_card, rank, suit
 from freecell.engine import apply_move, check_move, legal_moves
 from freecell.piles import ANY_FOUNDATION, CELL, COLUMN, FOUNDATION, Move, Pile
 from freecell.position import Position
-from freecell.rules import FREECELL, Rules
+from freecell.rules import FREECELL, Build, EmptyColumn, Rules
 
 ColumnsSpec = Mapping[int, str] | Sequence[str]
 
@@ -246,3 +251,44 @@ def sequence_position(
     )
     dst = rules.columns - 1 if to_empty else 1
     return pos, Move(Pile(COLUMN, 0), Pile(COLUMN, dst), length)
+
+
+# --- fc-solve, the reference solver (Debian: freecell-solver-bin) -------------------------------
+
+FC_SOLVE = shutil.which("fc-solve")
+needs_fc_solve = pytest.mark.skipif(
+    FC_SOLVE is None, reason="fc-solve is not on PATH (Debian: apt-get install freecell-solver-bin)"
+)
+
+
+def fc_solve(pos: Position, rules: Rules = FREECELL) -> str:
+    """fc-solve's verdict on ``pos``: ``solved``, ``unsolvable`` or ``unknown`` (iterations ran out).
+
+    fc-solve's default scan uses meta-moves and may call a solvable board
+    unsolvable (``fc-solve --help``); its atomic-moves scan (``-to 01ABCDE``)
+    is exhaustive but can take a minute where the default takes a
+    millisecond (deal 12000).  So the default scan runs first and, only when
+    it fails, the atomic one (``-ni``: the next instance runs when the one
+    before found no solution).  Without ``-sel`` (``--show-exceeded-limits``),
+    fc-solve 5.0 prints "I could not solve this game." also when ``-mi`` cut
+    the search short.  fc-solve reads at most about 20 cards in a column, so
+    the boards given to it keep their columns short.
+    """
+    assert FC_SOLVE is not None and not rules.foundation_return and rules.build is not Build.ANY
+    game = ["--freecells-num", str(rules.free_cells), "--stacks-num", str(rules.columns)]
+    if rules.build is Build.SUIT:
+        game += ["--sequences-are-built-by", "suit"]
+    if rules.empty_column is EmptyColumn.KING:
+        game += ["--empty-stacks-filled-by", "kings"]
+    limit = ["-mi", "3000000"]
+    args = [FC_SOLVE, "-sel", *game, *limit, "-ni", *game, "-to", "01ABCDE", *limit, "-"]
+    env = dict(os.environ, FREECELL_SOLVER_QUIET="1")
+    r = subprocess.run(args, input=pos.to_text(), capture_output=True, text=True, timeout=120, env=env)
+    out = r.stdout + r.stderr
+    if "This game is solveable." in out:
+        return "solved"
+    if "I could not solve this game." in out:
+        return "unsolvable"
+    if "Iterations count exceeded." in out:
+        return "unknown"
+    raise AssertionError(f"fc-solve said: {out[:500]!r}")

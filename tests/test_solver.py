@@ -40,10 +40,7 @@ searched to the end three times (whole, in slices, through the command line in
 from __future__ import annotations
 
 import functools
-import os
 import random
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -57,7 +54,7 @@ from freecell.piles import CELL, COLUMN, FOUNDATION, HOME, Move, cell, column, f
 from freecell.position import Position
 from freecell.rules import FREECELL, Build, EmptyColumn, Rules
 from freecell.solver import SOLVED, UNKNOWN, UNSOLVABLE, Result, Solver, hint, replay
-from tests.boards import random_walk
+from tests.boards import fc_solve, needs_fc_solve, random_walk
 
 BOARDS = Path(__file__).resolve().parent / "data" / "boards" / "solver"
 SOLUTIONS = Path(__file__).resolve().parent / "data" / "solutions"
@@ -606,41 +603,6 @@ def test_random_play_then_solve(n: int, seed: int, steps: int) -> None:
 
 # --- fc-solve ----------------------------------------------------------------------------------------
 
-FC_SOLVE = shutil.which("fc-solve")
-needs_fc_solve = pytest.mark.skipif(
-    FC_SOLVE is None, reason="fc-solve is not on PATH (Debian: apt-get install freecell-solver-bin)"
-)
-
-
-def fc_solve(pos: Position, rules: Rules = FREECELL) -> str:
-    """fc-solve's verdict on ``pos``: SOLVED, UNSOLVABLE or UNKNOWN (iterations ran out).
-
-    fc-solve's default scan uses meta-moves and may call a solvable board
-    unsolvable (``fc-solve --help``); its atomic-moves scan (``-to 01ABCDE``)
-    is exhaustive but can take a minute where the default takes a
-    millisecond (deal 12000).  So the default scan runs first and, only when
-    it fails, the atomic one (``-ni``: the next instance runs when the one
-    before found no solution).  Without ``-sel`` (``--show-exceeded-limits``),
-    fc-solve 5.0 prints "I could not solve this game." also when ``-mi`` cut
-    the search short.  fc-solve reads at most about 20 cards in a column, so
-    the boards given to it keep their columns short.
-    """
-    assert FC_SOLVE is not None
-    assert rules.build is Build.ALTERNATE and rules.empty_column is EmptyColumn.ANY
-    assert not rules.foundation_return
-    game = ["--freecells-num", str(rules.free_cells), "--stacks-num", str(rules.columns)]
-    limit = ["-mi", "3000000"]
-    args = [FC_SOLVE, "-sel", *game, *limit, "-ni", *game, "-to", "01ABCDE", *limit, "-"]
-    env = dict(os.environ, FREECELL_SOLVER_QUIET="1")
-    r = subprocess.run(args, input=pos.to_text(), capture_output=True, text=True, timeout=120, env=env)
-    out = r.stdout + r.stderr
-    if "This game is solveable." in out:
-        return SOLVED
-    if "I could not solve this game." in out:
-        return UNSOLVABLE
-    if "Iterations count exceeded." in out:
-        return UNKNOWN
-    raise AssertionError(f"fc-solve said: {out[:500]!r}")
 
 
 def sample_deals() -> list[int]:

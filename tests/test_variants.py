@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import doctest
 import json
-import os
 import random
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -38,7 +36,7 @@ from freecell.position import Position
 from freecell.rules import FREECELL, Build, EmptyColumn, Reason, Refusal, Rules
 from freecell.solver import SOLVED, UNKNOWN, UNSOLVABLE, Result, Solver, replay
 from freecell.variants import VARIANTS, Variant, lay_out, variant
-from tests.boards import board, mv
+from tests.boards import board, fc_solve, mv, needs_fc_solve
 from tests.test_automove_safety import survey
 from tests.test_solver import Undecided, exact_verdict
 
@@ -457,30 +455,6 @@ def test_solver_agrees_with_exact_search_on_variant_endgames(rules: Rules, low: 
     assert seen[SOLVED] >= 5 and seen[UNSOLVABLE] >= 1, seen
 
 
-FC_SOLVE = shutil.which("fc-solve")
-needs_fc_solve = pytest.mark.skipif(FC_SOLVE is None, reason="fc-solve is not on PATH")
-
-
-def fc_solve(pos: Position, rules: Rules) -> str:
-    """fc-solve's verdict under these rules: its default scan, then its exhaustive atomic one."""
-    assert FC_SOLVE is not None and not rules.foundation_return and rules.build is not Build.ANY
-    game = ["--freecells-num", str(rules.free_cells), "--stacks-num", str(rules.columns)]
-    if rules.build is Build.SUIT:
-        game += ["--sequences-are-built-by", "suit"]
-    if rules.empty_column is EmptyColumn.KING:
-        game += ["--empty-stacks-filled-by", "kings"]
-    limit = ["-mi", "3000000"]
-    args = [FC_SOLVE, "-sel", *game, *limit, "-ni", *game, "-to", "01ABCDE", *limit, "-"]
-    env = dict(os.environ, FREECELL_SOLVER_QUIET="1")
-    r = subprocess.run(args, input=pos.to_text(), capture_output=True, text=True, timeout=120, env=env)
-    out = r.stdout + r.stderr
-    if "This game is solveable." in out:
-        return SOLVED
-    if "I could not solve this game." in out:
-        return UNSOLVABLE
-    if "Iterations count exceeded." in out:
-        return UNKNOWN
-    raise AssertionError(f"fc-solve said: {out[:500]!r}")
 
 
 @needs_fc_solve

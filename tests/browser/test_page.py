@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import re
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -545,6 +546,19 @@ def test_stuck_panel_buttons(page: Any, site: str) -> None:
 def test_bad_deal_in_the_url(page: Any, site: str, request_log: Any, bad: str) -> None:
     open_page(page, deal_url(site, bad))
     expect_one_line_message(page)
+    expect_random_deal(page)
+    assert request_log.page_errors == []
+    expect(page.locator(".py-error")).to_have_count(0)
+
+
+@browser
+@pytest.mark.parametrize("bad", ["bogus", "<b>x</b>", "FREECELL", "e" * 300])
+def test_bad_variant_in_the_url(page: Any, site: str, request_log: Any, bad: str) -> None:
+    """An unknown variant: one line saying so, a random classic deal, nothing broken."""
+    open_page(page, f"{site}?deal=617&variant={quote(bad)}")
+    text = expect_one_line_message(page)
+    assert "<b>" not in page.locator("[data-role=message]").inner_html()
+    assert len(text) < 200
     expect_random_deal(page)
     assert request_log.page_errors == []
     expect(page.locator(".py-error")).to_have_count(0)
