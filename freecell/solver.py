@@ -139,6 +139,7 @@ class Solver:
         self.depth_first = depth_first
         if depth_first:
             self._heaps = [[]]
+        self._needs_space = depth_first is not None or any(len(o) > 2 for o in orders)
         self._side: list[Solver] = []  # the searches beside this one, once started
         self._side_turn = 0  # 0: this search; i: side search i - 1
         self._slice_left = DEEP_SLICE
@@ -255,11 +256,10 @@ class Solver:
         base, depth = self._estimate(n)
         self._counter += 1
         space = 0
-        if any(len(o) > 2 for o in self.orders):
+        if self._needs_space:
             space = n.cells.count(-1) + 2 * sum(1 for c in n.cols if not c)
         df = self.depth_first
         if df:
-            space = n.cells.count(-1) + 2 * sum(1 for c in n.cols if not c)
             prio = df[0] * base + df[1] * depth - df[2] * space - 1000.0 * n.g
             heapq.heappush(self._heaps[0], (prio, self._counter, n))
         else:
@@ -379,7 +379,10 @@ class Solver:
                 if deadline is not None and (done & 63) == 0 and time.perf_counter() >= deadline:
                     return None
                 side = self._side
-                if len(self._seen) + sum(len(o._seen) for o in side) > self.max_states:
+                states = len(self._seen)
+                if side:
+                    states += sum(len(o._seen) for o in side)
+                if states > self.max_states:
                     self.result = self._finish(UNKNOWN, None)
                     return self.result
                 if side and self._slice_left <= 0:
