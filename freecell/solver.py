@@ -486,7 +486,7 @@ class Solver:
         return Result(verdict, moves, self.nodes, spent, seen)
 
     def _adopt(self, sub: Result) -> Result:
-        """The verdict of the depth-first search beside this one, as this search's."""
+        """The verdict of a search beside this one, as this search's."""
         own = self._finish(sub.verdict, None)
         return Result(sub.verdict, sub.moves, self.nodes, own.seconds, own.states + sub.states)
 

@@ -255,6 +255,42 @@ def sequence_position(
 
 # --- fc-solve, the reference solver (Debian: freecell-solver-bin) -------------------------------
 
+# --- small endgames and exact searches (tests/test_solver.py, tests/test_automove_safety.py) ---
+
+Key = tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], tuple[int, int, int, int]]
+
+
+class Undecided(Exception):
+    """An exact search went past its budget of positions."""
+
+
+def key(pos: Position) -> Key:
+    """The same for positions that differ only by the order of columns or of free cells."""
+    return (
+        tuple(sorted(pos.columns)),
+        tuple(sorted(c for c in pos.cells if c is not None)),
+        pos.foundations,
+    )
+
+
+def endgame(rng: random.Random, rules: Rules) -> Position:
+    """8 to 14 cards on the table (the highest of each suit), dealt at random."""
+    on_table = [0, 0, 0, 0]
+    for _ in range(rng.randint(8, 14)):
+        on_table[rng.choice([s for s in range(4) if on_table[s] < 13])] += 1
+    cards = [make_card(r, s) for s in range(4) for r in range(14 - on_table[s], 14)]
+    rng.shuffle(cards)
+    in_cells = rng.randint(0, rules.free_cells)
+    cells: list[Card | None] = [cards.pop() for _ in range(in_cells)]
+    cells += [None] * (rules.free_cells - in_cells)
+    rng.shuffle(cells)
+    columns: list[list[Card]] = [[] for _ in range(rules.columns)]
+    for c in cards:
+        columns[rng.randrange(rules.columns)].append(c)
+    f = [13 - n for n in on_table]
+    return Position(tuple(map(tuple, columns)), tuple(cells), (f[0], f[1], f[2], f[3])).validate(rules)
+
+
 FC_SOLVE = shutil.which("fc-solve")
 needs_fc_solve = pytest.mark.skipif(
     FC_SOLVE is None, reason="fc-solve is not on PATH (Debian: apt-get install freecell-solver-bin)"

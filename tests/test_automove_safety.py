@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from freecell.cards import Card, make_card
+from freecell.cards import make_card
 from freecell.engine import (
     apply_move,
     home_moves,
@@ -36,22 +36,7 @@ from freecell.engine import (
 from freecell.piles import FOUNDATION, Move
 from freecell.position import Position
 from freecell.rules import Build, EmptyColumn, Rules
-from tests.boards import board, mv
-
-Key = tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], tuple[int, int, int, int]]
-
-
-class Undecided(Exception):
-    """The search went past its budget of positions."""
-
-
-def key(pos: Position) -> Key:
-    """The same for positions that differ only by the order of columns or cells."""
-    return (
-        tuple(sorted(pos.columns)),
-        tuple(sorted(c for c in pos.cells if c is not None)),
-        pos.foundations,
-    )
+from tests.boards import Key, Undecided, board, endgame, key, mv
 
 
 class Solver:
@@ -102,25 +87,6 @@ def replay(pos: Position, line: list[Move], rules: Rules) -> None:
     for m in line:
         pos = play(pos, m, rules)  # raises on an illegal move
     assert pos.is_won()
-
-
-def endgame(rng: random.Random, rules: Rules) -> Position:
-    """8 to 14 cards on the table (the highest of each suit), dealt at random."""
-    on_table = [0, 0, 0, 0]
-    for _ in range(rng.randint(8, 14)):
-        on_table[rng.choice([s for s in range(4) if on_table[s] < 13])] += 1
-    cards = [make_card(r, s) for s in range(4) for r in range(14 - on_table[s], 14)]
-    rng.shuffle(cards)
-    in_cells = rng.randint(0, rules.free_cells)
-    cells: list[Card | None] = [cards.pop() for _ in range(in_cells)]
-    cells += [None] * (rules.free_cells - in_cells)
-    rng.shuffle(cells)
-    columns: list[list[Card]] = [[] for _ in range(rules.columns)]
-    for c in cards:
-        columns[rng.randrange(rules.columns)].append(c)
-    found = tuple(13 - n for n in on_table)
-    pos = Position(tuple(map(tuple, columns)), tuple(cells), (found[0], found[1], found[2], found[3]))
-    return pos.validate(rules)
 
 
 @dataclass

@@ -46,14 +46,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from freecell.cards import KING, Card, make_card, rank
+from freecell.cards import KING, make_card, rank
 from freecell.engine import apply_move, capacity, check_move, legal_moves
 from freecell.game import Game
 from freecell.piles import CELL, COLUMN, FOUNDATION, HOME, Move, cell, column, foundation
 from freecell.position import Position
 from freecell.rules import FREECELL, Build, EmptyColumn, Rules
 from freecell.solver import SOLVED, UNKNOWN, UNSOLVABLE, Result, Solver, hint, replay
-from tests.boards import fc_solve, needs_fc_solve, random_walk
+from tests.boards import Key, Undecided, endgame, fc_solve, key, needs_fc_solve, random_walk
 
 BOARDS = Path(__file__).resolve().parent / "data" / "boards" / "solver"
 SOLUTIONS = Path(__file__).resolve().parent / "data" / "solutions"
@@ -63,8 +63,6 @@ R0 = Rules(free_cells=0)
 R0_3 = Rules(free_cells=0, columns=3)
 R0_4 = Rules(free_cells=0, columns=4)
 R1 = Rules(free_cells=1)
-
-Key = tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], tuple[int, int, int, int]]
 
 
 # --- checking what the solver returns ---------------------------------------------
@@ -113,19 +111,6 @@ def read_board(name: str, rules: Rules = FREECELL) -> Position:
 
 
 # --- an independent exact search ----------------------------------------------------
-
-
-class Undecided(Exception):
-    """The exact search went past its budget of positions."""
-
-
-def key(pos: Position) -> Key:
-    """The same for positions that differ only by the order of columns or of free cells."""
-    return (
-        tuple(sorted(pos.columns)),
-        tuple(sorted(c for c in pos.cells if c is not None)),
-        pos.foundations,
-    )
 
 
 def single_moves(pos: Position, rules: Rules) -> list[Move]:
@@ -377,23 +362,6 @@ ENDGAME_RULES = [
     Rules(free_cells=1, columns=4, empty_column=EmptyColumn.KING),
     Rules(free_cells=1, columns=3, build=Build.ANY),
 ]
-
-
-def endgame(rng: random.Random, rules: Rules) -> Position:
-    """8 to 14 cards on the table (the highest of each suit), dealt at random."""
-    on_table = [0, 0, 0, 0]
-    for _ in range(rng.randint(8, 14)):
-        on_table[rng.choice([s for s in range(4) if on_table[s] < 13])] += 1
-    cards = [make_card(r, s) for s in range(4) for r in range(14 - on_table[s], 14)]
-    rng.shuffle(cards)
-    in_cells = rng.randint(0, rules.free_cells)
-    cells: list[Card | None] = [cards.pop() for _ in range(in_cells)]
-    cells += [None] * (rules.free_cells - in_cells)
-    columns: list[list[Card]] = [[] for _ in range(rules.columns)]
-    for c in cards:
-        columns[rng.randrange(rules.columns)].append(c)
-    f = [13 - n for n in on_table]
-    return Position(tuple(map(tuple, columns)), tuple(cells), (f[0], f[1], f[2], f[3])).validate(rules)
 
 
 @pytest.mark.parametrize("rules", ENDGAME_RULES, ids=lambda r: repr(r.to_json()))
