@@ -7,19 +7,19 @@ when the whole reachable space is exhausted) or ``unknown`` (the budget or the
 memory cap ran out).  :meth:`Solver.run` does a bounded amount of work and
 returns; the next call goes on where it stopped.
 
-Search: best-first on ``g + W * h`` (moves so far, plus a weighted estimate
-of the work left), with several such orders taking turns over one shared
-frontier (each state is expanded once, by whichever order reaches it first:
-one order stalls where another does not), over canonical states (columns
-and free cells taken as sets, so relabellings are not searched twice).  When
-these stall (20,000 states expanded with no verdict, and a wide frontier),
-greedier best-first searches start beside them with tables of their own
-(:data:`SIDE_SEARCHES`); each is complete, and each finds solutions where the
-others stall.  (A depth-first search is available too: ``depth_first=``.)
-The memory cap counts the states of all of them.  Every single-card move is
-generated, so the search is complete; multi-card moves within the capacity
-are generated too (they are single-card moves chained through free cells and
-empty columns, and make solutions shorter).  The only pruning, each safe:
+Search: best-first on ``g + W * h`` (moves so far, plus a weighted estimate of
+the work left), with several such orders taking turns over one shared frontier
+(each state is expanded once, by whichever order reaches it first: one order
+stalls where another does not), over canonical states (columns and free cells
+taken as sets, so relabellings are not searched twice).  When these stall
+(15,000 states expanded with no verdict, and a wide frontier), other searches
+start beside them with tables of their own: best-first ones that value free
+space, and a depth-first one (:data:`SIDE_SEARCHES`); each is complete, and
+each finds solutions where the others stall.  The memory cap counts the states
+of all of them.  Every single-card move is generated, so the search is
+complete; multi-card moves within the capacity are generated too (they are
+single-card moves chained through free cells and empty columns, and make
+solutions shorter).  The only pruning, each safe:
 
 1. Safe auto-moves (see :mod:`freecell.engine`): when a card that nothing on
    the table can still need can go home, that is the only move tried.  Any
@@ -49,27 +49,33 @@ SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
 # Orders of the search, taken in turn over one shared frontier: (weight of the
 # estimate against the moves made, weight of the cards lying on top of the next
 # cards for the foundations [, weight of the free space: empty free cells + 2 x
-# empty columns]).  The first is good on most deals and gives short solutions;
-# the second, which values free space and ignores the buried cards, solves
-# most of the deals where the first stalls (measured on the 49 hardest deals
-# of 1..32000 for the earlier orders: median 38k -> 3k states expanded).
-ORDERS: tuple[tuple[float, ...], ...] = ((2.5, 0.5), (2.0, 0.0, 6.0))
+# empty columns]).
+ORDERS: tuple[tuple[float, ...], ...] = ((2.5, 0.5), (2.5, 1.0), (2.0, 1.0), (3.0, 1.0, 2.0))
 # When the orders have expanded this many states without a verdict, other
-# searches start beside them, each with its own table of states (greedier
-# best-first orders, :data:`SIDE_SEARCHES`); the search above keeps every
-# other slice of DEEP_SLICE nodes and they share the rest.  Each is complete,
-# so any of them may prove a position lost.  They only get their turns while
-# the frontier above is wide (at least SIDE_MIN_OPEN states waiting per state
-# expanded): a narrowing frontier is a small space about to be exhausted
-# (deal 11982: 1.14 at 20,000 nodes and falling; the hardest winnable deals:
-# 2.5 to 4), where they would only slow the proof down.
-DEEP_AFTER = 20_000
+# searches start beside them, each with its own table of states
+# (:data:`SIDE_SEARCHES`): best-first ones that value free space and ignore the
+# buried cards (they solve most of the deals where the orders above stall, with
+# short solutions: on the 49 hardest deals of 1..32000 the (2, 0, 6) order
+# alone needs a median of 6k states expanded, against 38k) and a depth-first
+# one (the deepest state first, the best estimate among siblings), which
+# solves a few where every best-first order runs out of memory.  The search
+# above takes one slice of DEEP_SLICE nodes, then SIDE_RUN side searches one
+# slice each, in turn.  Each is complete, so any of them may prove a position
+# lost.  They only get their turns while the frontier above is wide (at least
+# SIDE_MIN_OPEN states waiting per state expanded): a narrow frontier is a
+# small space about to be exhausted (deal 11982: 0.53 at 10,000 nodes, 0.44
+# at 15,000, 0.37 at 20,000; most hard winnable deals: 0.5 to 3), where they
+# would only slow the proof down.
+DEEP_AFTER = 15_000
 DEEP_SLICE = 32
-SIDE_MIN_OPEN = 1.5
+SIDE_MIN_OPEN = 0.45
+SIDE_RUN = 4
 DEPTH_FIRST = "depth"
-SIDE_SEARCHES: tuple[tuple[str, tuple[float, ...]], ...] = (
-    ("best", (3.0, 0.0, 3.0)),
-    ("best", (5.0, 1.0, 2.0)),
+SIDE_SEARCHES: tuple[tuple[str, tuple[tuple[float, ...], ...]], ...] = (
+    ("best", ((2.0, 0.0, 6.0),)),
+    ("best", ((3.0, 0.0, 3.0),)),
+    ("best", ((5.0, 1.0, 2.0),)),
+    (DEPTH_FIRST, ((1.0, 1.0, 2.0),)),
 )
 MAX_STATES = 400_000  # memory cap: about 300 MB of search tables in CPython (~750 B a state)
 
@@ -142,6 +148,8 @@ class Solver:
         self._needs_space = depth_first is not None or any(len(o) > 2 for o in orders)
         self._side: list[Solver] = []  # the searches beside this one, once started
         self._side_turn = 0  # 0: this search; i: side search i - 1
+        self._next_side = -1  # the side search that had the last side slice
+        self._slices = 0  # slices since the side searches started
         self._slice_left = DEEP_SLICE
         self._own = 0  # states expanded by this search itself
         self._turn = 0
@@ -414,12 +422,17 @@ class Solver:
                     return self.result
                 if side and self._slice_left <= 0:
                     self._slice_left = DEEP_SLICE
-                    # this search takes every other slice; the side searches share the rest
-                    self._side_turn = (self._side_turn + 1) % (2 * len(side))
-                    if len(self._seen) - self._own < SIDE_MIN_OPEN * self._own:
+                    # this search takes one slice, then SIDE_RUN side searches one each
+                    self._slices += 1
+                    if self._slices % (SIDE_RUN + 1) == 0 or (
+                        len(self._seen) - self._own < SIDE_MIN_OPEN * self._own
+                    ):
                         self._side_turn = 0
-                if side and self._side_turn & 1:
-                    other = side[self._side_turn // 2]
+                    else:
+                        self._next_side = (self._next_side + 1) % len(side)
+                        self._side_turn = self._next_side + 1
+                if side and self._side_turn:
+                    other = side[self._side_turn - 1]
                     before = other.nodes
                     verdict = other.run(max_nodes=DEEP_SLICE)
                     done += other.nodes - before
@@ -434,10 +447,10 @@ class Solver:
                     continue
                 if self.deep_after is not None and self.nodes >= self.deep_after:
                     self.deep_after = None  # once
-                    for kind, weights in SIDE_SEARCHES:
+                    for kind, orders in SIDE_SEARCHES:
                         side.append(Solver(self.position, self.rules, self.max_states, deep_after=None,
-                                           orders=(weights,) if kind != DEPTH_FIRST else ((0.0, 0.0),),
-                                           depth_first=weights if kind == DEPTH_FIRST else None))
+                                           orders=orders if kind != DEPTH_FIRST else ((0.0, 0.0),),
+                                           depth_first=orders[0] if kind == DEPTH_FIRST else None))
                 # the orders take turns over one shared frontier: each state is
                 # expanded once, whichever order reaches it first
                 self._turn = (self._turn + 1) % len(heaps)
