@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine import IllegalMoveError, run_length
+from ..engine import IllegalMoveError, expand, run_length
 from ..game import Game, Turn
 from ..piles import CELL, COLUMN, FOUNDATION, HOME, Move, Pile
 from ..rules import Reason, Refusal
@@ -197,9 +197,9 @@ class TableState:
         return Outcome("selected", selection=picked)
 
     def _play(self, move: Move) -> Outcome:
-        steps = tuple(self.game.steps(move)) if self.game.check(move) is None else ()
         try:
-            turn = self.game.play(move)
+            turn = self.game.play(move)  # checks the move once
         except IllegalMoveError as e:
             return Outcome("refused", refusal=e.refusal)
+        steps = tuple(expand(turn.before, move, self.game.rules))  # the position it was played in
         return Outcome("moved", turn=turn, steps=steps)
