@@ -78,8 +78,8 @@ SIDE_SEARCHES: tuple[tuple[str, tuple[tuple[float, ...], ...]], ...] = (
     (DEPTH_FIRST, ((1.0, 1.0, 2.0),)),
 )
 # Memory cap, the states of every table together.  Measured in CPython: 242 MB
-# at the peak of deal 4467 (312,000 states, the most any deal of 1..32000
-# needs), 417 MB at the cap with a wide frontier in all four heaps (a
+# at the peak of deal 4467 (312,000 states; the deal of 1..32000 that needs the
+# most nodes), 417 MB at the cap with a wide frontier in all four heaps (a
 # contrived run); a packed key is ~130 bytes a state, a state still waiting in
 # the heaps ~600 more.
 MAX_STATES = 400_000
