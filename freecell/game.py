@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from . import safejson
 from .deals import DealNumberError, check_deal_number
 from .engine import (
     IllegalMoveError,
@@ -337,19 +338,8 @@ class Game:
     def _load(cls, text: str | bytes, clock: Callable[[], float]) -> Game:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
-        if not isinstance(text, str):
-            raise GameLoadError("a saved game is text")
-        if len(text) > MAX_SAVE_CHARS:
-            raise GameLoadError("the saved game is too large")
-        try:
-            data = json.loads(text)
-        except ValueError:
-            raise GameLoadError("the saved game is not valid JSON") from None
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise GameLoadError("this is not a saved FreeCell game")
-        version = data.get("version")
-        if type(version) is not int or version != SAVE_VERSION:
-            raise GameLoadError(f"the saved game has version {version!r}; this one reads {SAVE_VERSION}")
+        data = safejson.load_record(text, SAVE_FORMAT, MAX_SAVE_CHARS, "the saved game", GameLoadError,
+                                    SAVE_VERSION)
         known = {"format", "version", "deal", "board", "variant", "rules", "auto_move", "turns", "redo",
                  "elapsed"}
         if set(data) - known:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 MAX_DEPTH = 16
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
@@ -51,3 +52,33 @@ def loads(text: str, max_depth: int = MAX_DEPTH) -> object:
         return json.loads(text)
     except RecursionError:
         raise ValueError("the JSON text is nested too deep") from None
+
+
+def load_record(text: object, fmt: str, limit: int, what: str,
+                error: type[ValueError] = ValueError, version: int | None = None) -> dict[str, Any]:
+    """A stored JSON object, checked: ``error`` saying why when it is not one.
+
+    The text must be a string of at most ``limit`` characters, JSON nested no
+    deeper than :data:`MAX_DEPTH`, an object whose ``format`` is ``fmt`` and,
+    when ``version`` is given, whose ``version`` is that number.  ``what``
+    names the thing in the messages ("the saved game").
+
+    >>> load_record('{"format": "f", "version": 2}', "f", 100, "the entry", version=1)
+    Traceback (most recent call last):
+    ValueError: the entry has version 2; this one reads 1
+    """
+    if not isinstance(text, str):
+        raise error(f"{what} is not text")
+    if len(text) > limit:
+        raise error(f"{what} is too large")
+    try:
+        data = loads(text)
+    except ValueError:
+        raise error(f"{what} is not valid JSON") from None
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise error(f"{what} is not of the {fmt} format")
+    if version is not None:
+        found = data.get("version")
+        if type(found) is not int or found != version:
+            raise error(f"{what} has version {found!r}; this one reads {version}")
+    return data

@@ -153,19 +153,8 @@ class Statistics:
 
     @classmethod
     def _load(cls, text: object) -> Statistics:
-        if not isinstance(text, str):
-            raise StatsLoadError("statistics are text")
-        if len(text) > MAX_STATS_CHARS:
-            raise StatsLoadError("the statistics are too large")
-        try:
-            data = safejson.loads(text)
-        except ValueError:
-            raise StatsLoadError("the statistics are not valid JSON") from None
-        if not isinstance(data, dict) or data.get("format") != STATS_FORMAT:
-            raise StatsLoadError("these are not FreeCell statistics")
-        version = data.get("version")
-        if type(version) is not int or version != STATS_VERSION:
-            raise StatsLoadError(f"the statistics have version {version!r}; this one reads {STATS_VERSION}")
+        data = safejson.load_record(text, STATS_FORMAT, MAX_STATS_CHARS, "the statistics", StatsLoadError,
+                                    STATS_VERSION)
         known = {"format", "version", "played", "won", "streak", "longest", "best_score", "open", "deals"}
         if set(data) != known:
             raise StatsLoadError("the statistics have missing or unknown fields")

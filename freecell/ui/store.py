@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 from .. import safejson
 from ..deals import DEAL_SOURCES, DealNumberError, check_deal_number
-from ..game import SAVE_FORMAT, Game, GameLoadError
+from ..game import MAX_SAVE_CHARS, SAVE_FORMAT, Game, GameLoadError
 from ..rules import Rules
 from ..variants import VARIANTS
 from .i18n import LANGUAGES
@@ -129,20 +129,6 @@ class Settings:
         return json.dumps(data, separators=(",", ":"))
 
 
-def _parse_object(text: object, fmt: str, limit: int) -> dict[str, object]:
-    if not isinstance(text, str):
-        raise StoredDataError("stored data is text")
-    if len(text) > limit:
-        raise StoredDataError("the stored data is too large")
-    try:
-        data = safejson.loads(text)
-    except ValueError:
-        raise StoredDataError("the stored data is not valid JSON") from None
-    if not isinstance(data, dict) or data.get("format") != fmt:
-        raise StoredDataError(f"this is not {fmt}")
-    return data
-
-
 def load_settings(text: object) -> tuple[Settings, bool]:
     """Settings from their stored text, and whether anything had to be dropped.
 
@@ -150,10 +136,8 @@ def load_settings(text: object) -> tuple[Settings, bool]:
     (its default stays); a text that is not settings of this version at all
     raises :class:`StoredDataError`.
     """
-    data = _parse_object(text, SETTINGS_FORMAT, MAX_SETTINGS_CHARS)
-    version = data.get("version")
-    if type(version) is not int or version != SETTINGS_VERSION:
-        raise StoredDataError(f"the settings have version {version!r}; this one reads {SETTINGS_VERSION}")
+    data = safejson.load_record(text, SETTINGS_FORMAT, MAX_SETTINGS_CHARS, "the settings", StoredDataError,
+                                SETTINGS_VERSION)
     damaged = bool(set(data) - {"format", "version", *FLAG_SETTINGS, *CHOICE_SETTINGS, *LEGACY_SETTINGS})
     settings = Settings()
     if "winnable-only" in data:  # an older page's check box: New deal from the winnable deals
@@ -196,14 +180,12 @@ def load_game(text: object, clock: Callable[[], float] = time.monotonic) -> tupl
     """
     if not isinstance(text, str):
         raise StoredDataError("a saved game is text")
-    if safejson.too_deep(text):  # before json recurses into it
-        raise StoredDataError("the saved game is nested too deep")
     try:
         return Game.from_json(text, clock=clock), False
     except GameLoadError as e:
         reason = str(e)
     try:
-        data = _parse_object(text, SAVE_FORMAT, 2_000_000)
+        data = safejson.load_record(text, SAVE_FORMAT, MAX_SAVE_CHARS, "the saved game", StoredDataError)
         deal = check_deal_number(data["deal"])
         variant = data.get("variant")
         if variant is not None:
