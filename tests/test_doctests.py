@@ -7,7 +7,21 @@ import importlib
 
 import pytest
 
-MODULES = ["freecell.cards", "freecell.deals", "freecell.piles"]
+# every module of freecell/ (browser/ aside: it needs the browser) with examples in its docstrings
+MODULES = [
+    "freecell.cards",
+    "freecell.deals",
+    "freecell.piles",
+    "freecell.safejson",
+    "freecell.variants",
+    "freecell.ui.cardart",
+    "freecell.ui.embed",
+    "freecell.ui.focus",
+    "freecell.ui.picker",
+    "freecell.ui.speech",
+    "freecell.ui.start",
+    "freecell.ui.stats",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -280,12 +280,3 @@ def test_confirming_the_picker_only_selects() -> None:
     out = table.select(p.pile, p.first)
     assert out.kind == "selected" and table.selection == p.selection()
     assert game.position == RUN and game.moves == 0
-
-
-@pytest.mark.parametrize("name", ["freecell.ui.focus", "freecell.ui.picker", "freecell.ui.speech"])
-def test_docstring_examples(name: str) -> None:
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.attempted > 0 and result.failed == 0

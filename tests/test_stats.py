@@ -7,7 +7,6 @@ statistics or raises :class:`StatsLoadError`, nothing else.
 from __future__ import annotations
 
 import contextlib
-import doctest
 import json
 
 import pytest
@@ -28,11 +27,6 @@ from freecell.ui.stats import (
 )
 
 K1, K2 = deal_key(1), deal_key(617)
-
-
-def test_doctests() -> None:
-    result = doctest.testmod(stats_module)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_keys() -> None:

@@ -16,7 +16,6 @@ suit``, ``--empty-stacks-filled-by kings``, ``--freecells-num``,
 
 from __future__ import annotations
 
-import doctest
 import json
 import random
 import subprocess
@@ -26,7 +25,6 @@ from pathlib import Path
 import pytest
 
 import freecell.game as game_module
-import freecell.variants
 from freecell.cards import card_text, make_card, parse_card
 from freecell.deals import DealNumberError, deal_cards
 from freecell.engine import apply_move, capacity, check_move, is_safe_home, legal_moves, safe_automove
@@ -81,11 +79,6 @@ def test_unknown_variant(bad: object) -> None:
     message = str(e.value)
     assert "\n" not in message and len(message) < 200
     assert "eightoff" in message  # it names the known ones
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(freecell.variants)
-    assert result.attempted > 0 and result.failed == 0
 
 
 # --- deals ------------------------------------------------------------------------------------
