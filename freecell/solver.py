@@ -420,7 +420,7 @@ class Solver:
                     return None
                 side = self._side
                 states = len(self._seen)
-                if side:
+                if side and self._slice_left <= 0:  # the other tables, once a slice
                     states += sum(len(o._seen) for o in side)
                 if states > self.max_states:
                     self.result = self._finish(UNKNOWN, None)
