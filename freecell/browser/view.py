@@ -14,7 +14,8 @@ of another shape (Eight Off's 8 cells, Seahaven's 10 columns) calls
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 from js import document
 from pyodide.ffi import to_js
@@ -58,6 +59,19 @@ def _name(el: JsElement, name: str | None) -> None:
         el.setAttribute("aria-label", name)
         if not el.hasAttribute("tabindex"):
             el.setAttribute("tabindex", "-1")
+
+
+K = TypeVar("K")
+
+
+def _rename(names: dict[K, str | None], elements: Mapping[K, JsElement], new: Mapping[K, str | None]) -> None:
+    """Give each element whose name changed its new name (``names`` keeps the current ones)."""
+    for key, name in new.items():
+        if names.get(key, "") != name:
+            names[key] = name
+            el = elements.get(key)
+            if el is not None:
+                _name(el, name)
 
 
 def _js(obj: object) -> Any:
@@ -270,18 +284,8 @@ class TableView:
     # --- accessibility -------------------------------------------------
     def set_names(self, cards: dict[Card, str | None], piles: dict[str, str | None]) -> None:
         """Accessible names of the keyboard targets; ``None`` hides an element from them."""
-        for c, name in cards.items():
-            if self.card_names.get(c, "") != name:
-                self.card_names[c] = name
-                bg = self.card_bg.get(c)
-                if bg is not None:
-                    _name(bg, name)
-        for p, name in piles.items():
-            if self.pile_names.get(p, "") != name:
-                self.pile_names[p] = name
-                el = self.pile_el.get(p)
-                if el is not None:
-                    _name(el, name)
+        _rename(self.card_names, self.card_bg, cards)
+        _rename(self.pile_names, self.pile_el, piles)
 
     def target_element(self, card: Card | None, pile: str) -> JsElement:
         """The focusable element of a card (its face rect) or of a pile (its drop area)."""
