@@ -273,10 +273,10 @@ def key(pos: Position) -> Key:
     )
 
 
-def endgame(rng: random.Random, rules: Rules) -> Position:
-    """8 to 14 cards on the table (the highest of each suit), dealt at random."""
+def endgame(rng: random.Random, rules: Rules, low: int = 8, high: int = 14) -> Position:
+    """``low`` to ``high`` cards on the table (the highest of each suit), dealt at random."""
     on_table = [0, 0, 0, 0]
-    for _ in range(rng.randint(8, 14)):
+    for _ in range(rng.randint(low, high)):
         on_table[rng.choice([s for s in range(4) if on_table[s] < 13])] += 1
     cards = [make_card(r, s) for s in range(4) for r in range(14 - on_table[s], 14)]
     rng.shuffle(cards)

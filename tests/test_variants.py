@@ -34,7 +34,7 @@ from freecell.position import Position
 from freecell.rules import FREECELL, Build, EmptyColumn, Reason, Refusal, Rules
 from freecell.solver import SOLVED, UNKNOWN, UNSOLVABLE, Result, Solver, replay
 from freecell.variants import VARIANTS, Variant, lay_out, variant
-from tests.boards import board, fc_solve, mv, needs_fc_solve
+from tests.boards import board, endgame, fc_solve, mv, needs_fc_solve
 from tests.test_automove_safety import survey
 from tests.test_solver import Undecided, exact_verdict
 
@@ -397,24 +397,6 @@ def test_the_solver_proves_some_deals_unsolvable(vid: str) -> None:
         assert r.verdict == UNSOLVABLE, (vid, n, r.verdict)
 
 
-def suit_endgame(rng: random.Random, rules: Rules, low: int, high: int) -> Position:
-    """``low`` to ``high`` cards on the table (the highest of each suit), dealt at random."""
-    on_table = [0, 0, 0, 0]
-    for _ in range(rng.randint(low, high)):
-        on_table[rng.choice([s for s in range(4) if on_table[s] < 13])] += 1
-    cards = [make_card(r, s) for s in range(4) for r in range(14 - on_table[s], 14)]
-    rng.shuffle(cards)
-    in_cells = rng.randint(0, rules.free_cells)
-    cells: list[int | None] = [cards.pop() for _ in range(in_cells)]
-    cells += [None] * (rules.free_cells - in_cells)
-    rng.shuffle(cells)
-    columns: list[list[int]] = [[] for _ in range(rules.columns)]
-    for c in cards:
-        columns[rng.randrange(rules.columns)].append(c)
-    f = [13 - n for n in on_table]
-    return Position(tuple(map(tuple, columns)), tuple(cells), (f[0], f[1], f[2], f[3])).validate(rules)
-
-
 SUIT, KING = Build.SUIT, EmptyColumn.KING
 VARIANT_ENDGAMES = [  # rules, fewest and most cards on the table
     (Rules(free_cells=0, columns=3, build=SUIT), 8, 14),
@@ -435,7 +417,7 @@ def test_solver_agrees_with_exact_search_on_variant_endgames(rules: Rules, low: 
     rng = random.Random(f"variants {rules.to_json()} {low}")
     seen = {SOLVED: 0, UNSOLVABLE: 0}
     for _ in range(40):
-        pos = suit_endgame(rng, rules, low, high)
+        pos = endgame(rng, rules, low, high)
         try:
             want = exact_verdict(pos, rules, budget=20_000)
         except Undecided:
