@@ -18,13 +18,14 @@ The rule:
    :data:`MAX_CARD_WIDTH`.  Every column up to :attr:`Layout.capacity` cards
    (at least :data:`PLANNED`; more where the width limits the cards, as on a
    phone held upright: 33 on a 390 x 658 table, where 19, the longest a
-   FreeCell column can be, is far within) fits at that strip, so a growing column never rescales the table: the
-   layout is the same value whatever the columns hold.  Only a column longer
-   than the capacity (``longest``) makes the cards smaller, just enough for
-   it to fit.  :data:`PLANNED` is 15: runs of 13 to 17 cards happen in play;
-   planning for 17 would cost every game on a short screen a tenth of the
-   card size (desktop 84 -> 78 px, phone landscape 45 -> 41 px), for columns
-   that the solver's solutions of deals 1-200 made longer than 15 once.
+   FreeCell column can be, is far within) fits at that strip, so a growing
+   column never rescales the table: the layout is the same value whatever
+   the columns hold.  Only a column longer than the capacity (``longest``)
+   makes the cards smaller, just enough for it to fit.  :data:`PLANNED` is
+   15: runs of 13 to 17 cards happen in play; planning for 17 would cost
+   every game on a short screen a tenth of the card size (desktop 84 -> 78
+   px, phone landscape 45 -> 41 px), for columns that the solver's solutions
+   of deals 1-200 made longer than 15 once.
 2. **Each column fans by its own length.**  A column of n cards spreads over
    the room below the top row: its fan (the strip each covered card shows) is
    ``room / (n - 1)``, at most :attr:`Layout.fan_max` and at least the
