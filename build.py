@@ -662,6 +662,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     precompressed: ClassVar[bool] = True
     _etags: ClassVar[dict[tuple[str, int, int, int, int], str]] = {}
+    # HTTP/1.1: Chromium ignores the ETag of an HTTP/1.0 answer.  Every answer
+    # closes its connection (as 1.0 did), so a stopped server leaves no
+    # connection behind that a browser would reuse.
+    protocol_version = "HTTP/1.1"
 
     extensions_map = {  # noqa: RUF012 - the stdlib declares it this way
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -734,6 +738,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return etag
 
     def end_headers(self) -> None:
+        self.send_header("Connection", "close")
         self.send_header("Cache-Control", "no-cache")
         self.send_header("X-Content-Type-Options", "nosniff")
         path = self.path.split("?", 1)[0]
