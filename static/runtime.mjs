@@ -44,9 +44,11 @@ export function unpackSnapshot(buffer, size) {
   return out;
 }
 
-// The snapshot's bytes (a promise), if they are cached; null otherwise.  The
-// request never goes to the network: "only-if-cached" is answered by the
-// service worker's cache when it controls the page, else by the HTTP cache.
+// {bytes: a promise of the snapshot} if it is cached, else null.  The request
+// never goes to the network: "only-if-cached" is answered by the service
+// worker's cache when it controls the page, else by the HTTP cache.  The bytes
+// are read while Pyodide starts (loadPyodide takes the promise); a snapshot
+// that is refused rejects it, and so loadPyodide.
 async function cachedSnapshot(entry) {
   if (!entry) return null;
   let response;
@@ -56,7 +58,9 @@ async function cachedSnapshot(entry) {
     return null; // not cached
   }
   if (!response.ok) return null;
-  return response.arrayBuffer().then((buffer) => unpackSnapshot(buffer, entry.size));
+  const bytes = response.arrayBuffer().then((buffer) => unpackSnapshot(buffer, entry.size));
+  bytes.catch(() => {}); // seen by loadPyodide
+  return { bytes };
 }
 
 // Pyodide from the snapshot when it is there and sound, else from byte-code.
@@ -67,7 +71,7 @@ async function loadFast(entry) {
   const snapshot = await cachedSnapshot(entry);
   if (snapshot !== null) {
     try {
-      const pyodide = await load({ ...options, _loadSnapshot: snapshot });
+      const pyodide = await load({ ...options, _loadSnapshot: snapshot.bytes });
       // the snapshot froze the random generator's state: start it afresh
       pyodide.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()");
       return { pyodide, boot: "snapshot" };
