@@ -40,7 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from freecell.game import Game
-from freecell.ui import saves as saves_module
+from freecell.ui import shelf
 from freecell.ui.keyvalue import MemoryStorage
 from freecell.ui.saves import SaveStore
 
@@ -122,7 +122,7 @@ def measure(n: int, samples: int) -> dict[str, dict[str, float]]:
         slot = store._slot  # the benchmark times the private step itself
         if slot is None:
             break
-        slot.pending, slot.rewrite = saves_module._all_records(slot), True
+        slot.pending, slot.rewrite = shelf.all_records(slot), True
         compact.append(timed(save))
         if not store.stored or store.conflict:
             raise RuntimeError("the compaction was not written")

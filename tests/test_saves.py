@@ -1,4 +1,4 @@
-"""Every unfinished game kept (freecell.ui.saves, freecell.ui.records), in CPython.
+"""Every unfinished game kept (freecell.ui.saves, .shelf, .records), in CPython.
 
 - The save format: incremental records replay to the same game (Hypothesis
   over random play, undo, redo, restart, reloads); a write torn at every
@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from freecell.game import Game
 from freecell.piles import Move
 from freecell.position import Position
-from freecell.ui import records, saves
+from freecell.ui import records, saves, shelf
 from freecell.ui.keyvalue import MemoryStorage
 from freecell.ui.records import CHUNK, PREFIX, parse_key, read_head
 from freecell.ui.saves import KEY_TAB, LIMIT, ChangeKind, Outcome, SaveStore
@@ -114,7 +114,7 @@ def loaded(local: MemoryStorage) -> tuple[str | None, bool]:
 def small_chunks(size: int = 3, slack: int = 4) -> Iterator[None]:
     """Chunks of a few records and an early compaction, so short games cross every boundary."""
     with mock.patch.object(records, "CHUNK", size), mock.patch.object(saves, "CHUNK", size), \
-            mock.patch.object(saves, "COMPACT_SLACK", slack):
+            mock.patch.object(shelf, "CHUNK", size), mock.patch.object(saves, "COMPACT_SLACK", slack):
         yield
 
 
@@ -644,7 +644,7 @@ def test_an_older_damaged_game_keeps_its_legal_prefix() -> None:
 
 
 @pytest.mark.parametrize("name", ["freecell.ui.text", "freecell.ui.keyvalue", "freecell.ui.records",
-                                  "freecell.ui.link", "freecell.ui.notices"])
+                                  "freecell.ui.link", "freecell.ui.notices", "freecell.ui.saves"])
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0

@@ -31,101 +31,68 @@ what one tab plays in a second store (``sessionStorage``), so that:
 Time is passed in: ``now`` is the wall clock (the page's ``Date.now()``,
 milliseconds), kept as "last played"; ``clock`` is the monotonic clock a
 restored :class:`~freecell.game.Game` runs on.  Nothing here reads a clock.
+How entries are written, listed and removed is :mod:`freecell.ui.shelf`.
+
+>>> from freecell.ui.keyvalue import MemoryStorage
+>>> from freecell.ui.start import parse_query
+>>> local = MemoryStorage()                     # localStorage, shared by the tabs
+>>> tab = SaveStore(local, MemoryStorage())     # this tab's sessionStorage
+>>> game = tab.restore(parse_query("?deal=617")).game
+>>> _ = game.play(game.legal_moves()[0])
+>>> tab.save(game, now=1_700_000_000_000).outcome
+<Outcome.SAVED: 'saved'>
+>>> [(s.deal, s.moves) for s in SaveStore(local).unfinished()]    # another tab's list
+[(617, 1)]
 """
 
 from __future__ import annotations
 
 import json
-import math
-import secrets
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from .. import safejson
 from ..game import Game
 from ..position import BoardError, Position
-from ..rules import FREECELL, Rules
+from ..rules import FREECELL
 from ..variants import VARIANTS
 from .keyvalue import KeyValue, MemoryStorage
 from .records import (
     CHUNK,
     ID_SHAPE,
-    MAX_WALL,
-    NO_VARIANT,
-    UNDO,
     Head,
-    History,
     SaveFormatError,
-    chunks_of,
-    head_key,
     new_head,
     parse_key,
     read_head,
     records_of,
     replay,
-    split_chunk,
     start_game,
 )
+from .shelf import (
+    KEEP_FINISHED,
+    LIMIT,
+    Outcome,
+    SaveResult,
+    Shelf,
+    Slot,
+    Summary,
+    all_records,
+    random_id,
+)
 from .start import StartRequest
-from .stats import stats_key
 from .store import KEY_GAME, KEY_SETTINGS, KEY_STATS, StoredDataError, load_game
 
-LIMIT = 20  # unfinished games kept
-KEEP_FINISHED = 5  # won games kept (for a reload of their tab)
+__all__ = ["KEEP_FINISHED", "KEY_TAB", "LIMIT", "ChangeKind", "Left", "Outcome", "Restored", "SaveResult",
+           "SaveStore", "StorageChange", "Summary", "TabMemory"]
+
 KEY_TAB = "freecell.tab"  # in the tab's own store: the game this tab plays
 TAB_FORMAT = "freecell-tab"
 LEGACY_ID = "v1"  # the id of the game found in the single slot of older pages
 COMPACT_SLACK = 256  # records beyond twice the history that make a load write it anew
 COMPACT_AT = 100_000  # records that make a save write the history anew (far below records.MAX_RECORDS)
-
-
-class Outcome(StrEnum):
-    SAVED = "saved"  # written, or nothing needed writing
-    FAILED = "failed"  # a write failed (full, refused): not saved; tried again at the next save
-    CONFLICT = "conflict"  # another tab saved this game since this tab read it: nothing written
-
-
-@dataclass(frozen=True, slots=True)
-class Summary:
-    """One saved game, as the list of unfinished games shows it."""
-
-    id: str
-    variant: str | None  # None: a game of rules without a variant (older saves)
-    deal: int | None
-    board: str | None  # the start as board text, for a game that is not a deal's start
-    moves: int  # turns on the table
-    redo: int  # turns that can be redone
-    home: int  # cards on the foundations
-    won: bool
-    played: float  # the wall clock when it was last saved
-    rev: int
-    rules: Rules = FREECELL
-
-    @classmethod
-    def of(cls, head: Head) -> Summary:
-        return cls(head.id, head.variant, head.deal, head.board, head.moves, head.redo, head.home, head.won,
-                   head.played, head.rev, head.rules)
-
-    @property
-    def key(self) -> str:
-        return head_key(self.variant or NO_VARIANT, self.deal, self.id)
-
-    @property
-    def stats_key(self) -> str | None:
-        """The key of this game's deal in the statistics (``None`` for a board)."""
-        return stats_key(self.variant, self.deal, self.rules)
-
-
-@dataclass(frozen=True, slots=True)
-class SaveResult:
-    outcome: Outcome
-    dropped: tuple[Summary, ...] = ()  # unfinished games dropped from the list to make room
-
-    @property
-    def ok(self) -> bool:
-        return self.outcome is Outcome.SAVED
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,24 +168,6 @@ class TabMemory:
         return cls(game_id, variant, deal, board)
 
 
-@dataclass(slots=True)
-class _Slot:
-    """A game as this store keeps it: the game, the records it knows, what is written."""
-
-    game: Game
-    head: Head  # as last written (or read); before the first write, the head to write
-    history: History
-    text: str | None = None  # the stored head's text as last written or read; None: not stored
-    tail: list[str] = field(default_factory=list)  # the counted records of the last chunk
-    pending: list[str] = field(default_factory=list)  # records not written yet
-    rewrite: bool = False  # pending is the whole history, for the next generation
-    conflict: bool = False
-
-
-def _random_id() -> str:
-    return secrets.token_hex(5)
-
-
 @dataclass(frozen=True, slots=True)
 class _Wanted:
     variant: str
@@ -251,12 +200,10 @@ class SaveStore:
                  keep_finished: int = KEEP_FINISHED) -> None:
         self.local = local
         self.tab: KeyValue = MemoryStorage() if tab is None else tab
-        self.writer = writer if writer is not None and ID_SHAPE.fullmatch(writer) else _random_id()
-        self._new_id = new_id or _random_id
-        self.limit = max(1, limit)
-        self.keep_finished = max(0, keep_finished)
-        self._slot: _Slot | None = None
-        self._nothing_to_free = False
+        self.writer = writer if writer is not None and ID_SHAPE.fullmatch(writer) else random_id()
+        self.shelf = Shelf(local, self.writer, limit, keep_finished)
+        self._new_id = new_id or random_id
+        self._slot: Slot | None = None
 
     # --- the game on this tab ----------------------------------------------------
     @property
@@ -280,8 +227,7 @@ class SaveStore:
     # --- listing -------------------------------------------------------------------
     def summaries(self) -> list[Summary]:
         """Every saved game that can be read, the most recently played first."""
-        heads = [s for s in self._heads() if isinstance(s, Summary)]
-        return sorted(heads, key=lambda s: (s.played, s.rev, s.id), reverse=True)
+        return self.shelf.summaries()
 
     def unfinished(self) -> list[Summary]:
         """The unfinished games, the most recently played first."""
@@ -344,7 +290,7 @@ class SaveStore:
         gives its deal started over (``damaged``), or nothing for a board.
         Either way the entry is written anew, so the damage is reported once.
         """
-        key = self._key_of(game_id)
+        key = self.shelf.key_of(game_id)
         if key is None:
             return None
         text = self.local.read(key)
@@ -352,28 +298,20 @@ class SaveStore:
             head = read_head(text, key)
         except SaveFormatError:
             return self._start_over(key, clock)
-        records: list[str] = []
-        damaged = False
-        for index in range(math.ceil(head.n / CHUNK)):
-            try:
-                records += split_chunk(self.local.read(head.chunk(index)))
-            except SaveFormatError:
-                damaged = True
-                break
-        records = records[:head.n]
+        records, damaged = self.shelf.read_records(head)
         try:
             game, history, played = replay(head, records, clock)
         except SaveFormatError:
             return self._start_over(key, clock)
         damaged = damaged or played < head.n
-        slot = _Slot(game, head, history, text, tail=records[head.n - head.n % CHUNK:])
+        slot = Slot(game, head, history, text, tail=records[head.n - head.n % CHUNK:])
         self._slot = slot
         self._remember()
         live = len(history.turns) + len(history.redo)
         if damaged or head.n > 2 * live + COMPACT_SLACK:  # write it anew: repaired, or compacted
-            slot.pending, slot.rewrite = _all_records(slot), True
-            self._write(slot, head.played)
-        self._collect(head)
+            slot.pending, slot.rewrite = all_records(slot), True
+            self.shelf.write(slot, head.played)
+        self.shelf.collect(head)
         return Restored(game, resumed=True, damaged=damaged)
 
     def start(self, game: Game) -> Left:
@@ -398,16 +336,16 @@ class SaveStore:
             return SaveResult(Outcome.SAVED)
         game = self._slot.game
         history = self._slot.history
-        self._slot = _Slot(game, new_head(self._new_id(), game), history)
-        self._slot.pending = _all_records(self._slot)
+        self._slot = Slot(game, new_head(self._new_id(), game), history)
+        self._slot.pending = all_records(self._slot)
         self._remember()
-        return self._write(self._slot, now)
+        return self.shelf.write(self._slot, now)
 
     def discard(self, game_id: str) -> None:
         """Remove a saved game (the player threw it away from the list)."""
-        key = self._key_of(game_id)
+        key = self.shelf.key_of(game_id)
         if key is not None:
-            self._remove(key)
+            self.shelf.remove(key)
 
     # --- saving --------------------------------------------------------------------
     def save(self, game: Game, now: float) -> SaveResult:
@@ -430,8 +368,8 @@ class SaveStore:
         else:
             slot.pending += records
             if slot.head.n + len(slot.pending) > COMPACT_AT and slot.text is not None:
-                slot.pending, slot.rewrite = _all_records(slot), True  # never near the format's cap
-        return self._write(slot, now)
+                slot.pending, slot.rewrite = all_records(slot), True  # never near the format's cap
+        return self.shelf.write(slot, now)
 
     # --- other tabs ------------------------------------------------------------------
     def changed(self, key: str | None) -> StorageChange:
@@ -474,7 +412,7 @@ class SaveStore:
         except StoredDataError:
             self.local.remove(KEY_GAME)
             return True
-        if self._key_of(LEGACY_ID) is None and (game.moves or game.can_redo()):
+        if self.shelf.key_of(LEGACY_ID) is None and (game.moves or game.can_redo()):
             records, _history = records_of(game)
             fresh = start_game(new_head(LEGACY_ID, game), clock)  # played again, so its history is exact
             slot = self._new_slot(LEGACY_ID, fresh)
@@ -482,21 +420,21 @@ class SaveStore:
                 slot.history.apply(fresh, record)
             fresh.clock.reset(game.elapsed())
             slot.pending = records
-            if self._write(slot, now).outcome is not Outcome.SAVED:
+            if self.shelf.write(slot, now).outcome is not Outcome.SAVED:
                 return damaged
         self.local.remove(KEY_GAME)
         return damaged
 
     # --- inside ------------------------------------------------------------------------
-    def _slot_of(self, game: Game) -> _Slot:
+    def _slot_of(self, game: Game) -> Slot:
         slot = self._slot
         if slot is None or slot.game is not game:
             raise RuntimeError("that game is not this tab's")  # start() has just made it so
         return slot
 
-    def _new_slot(self, game_id: str, game: Game) -> _Slot:
+    def _new_slot(self, game_id: str, game: Game) -> Slot:
         records, history = records_of(game)
-        return _Slot(game, new_head(game_id, game), history, pending=records)
+        return Slot(game, new_head(game_id, game), history, pending=records)
 
     def _remember(self) -> None:
         slot = self._slot
@@ -515,7 +453,7 @@ class SaveStore:
 
     def _open_memory(self, memo: TabMemory, clock: Callable[[], float]) -> Restored | None:
         """The tab's own game: from storage if it was saved, else its start again (same id)."""
-        if self._key_of(memo.id) is not None:
+        if self.shelf.key_of(memo.id) is not None:
             return self.resume(memo.id, clock)
         head = Head(memo.id, memo.variant, memo.deal, memo.board,
                     VARIANTS[memo.variant].rules if memo.variant else FREECELL)
@@ -530,170 +468,10 @@ class SaveStore:
     def _start_over(self, key: str, clock: Callable[[], float]) -> Restored:
         """A head that cannot be read: its deal (named by the key) starts over, under the same id."""
         parsed = parse_key(key)
-        self._remove(key)
+        self.shelf.remove(key)
         if parsed is None or parsed.deal is None or parsed.variant not in VARIANTS:
             return Restored(None, damaged=True)
         game = Game(parsed.deal, variant=parsed.variant, clock=clock)
         self._slot = self._new_slot(parsed.id, game)
         self._remember()
         return Restored(game, damaged=True)
-
-    def _key_of(self, game_id: str) -> str | None:
-        keys = self.local.keys()
-        for key in keys:
-            parsed = parse_key(key)
-            if parsed is not None and parsed.gen is None and parsed.id == game_id:
-                return key
-        return None
-
-    def _heads(self) -> list[Summary | str]:
-        """A summary of every saved game's head; the key where a head cannot be read."""
-        out: list[Summary | str] = []
-        keys = self.local.keys()
-        for key in keys:
-            parsed = parse_key(key)
-            if parsed is None or parsed.gen is not None:
-                continue
-            try:
-                out.append(Summary.of(read_head(self.local.read(key), key)))
-            except SaveFormatError:
-                out.append(key)
-        return out
-
-    def _write(self, slot: _Slot, now: float) -> SaveResult:
-        stored = self.local.read(slot.head.key)
-        if stored != slot.text:
-            if slot.text is None or stored is not None:  # another tab wrote it: never over it
-                slot.conflict = True
-                return SaveResult(Outcome.CONFLICT)
-            slot.text = None  # it went (dropped by another tab, or cleared): written anew
-            slot.pending, slot.rewrite = _all_records(slot), False
-            slot.tail = []
-        if slot.text is None:
-            if not slot.pending:
-                return SaveResult(Outcome.SAVED)  # nothing to keep yet
-            dropped = self._make_room(slot.head.id)
-            gen = slot.head.gen + (1 if slot.head.rev else 0)  # written anew: a generation of its own
-            first = self._head_now(slot, now, gen, 0, slot.head.rev + 1)
-            text = first.to_json()
-            if not self._put(first.key, text, slot.head.id):
-                return SaveResult(Outcome.FAILED, dropped)
-            slot.head, slot.text, slot.tail, slot.rewrite = first, text, [], False
-            return replace(self._append(slot, now), dropped=dropped)
-        if slot.rewrite:
-            return self._rewrite(slot, now)
-        if not slot.pending and _same(slot.game, slot.head, len(slot.history.redo)):
-            return SaveResult(Outcome.SAVED)
-        return self._append(slot, now)
-
-    def _append(self, slot: _Slot, now: float) -> SaveResult:
-        """The pending records after the counted ones, then the head that counts them."""
-        old = slot.head
-        todo = slot.tail + slot.pending
-        first = old.n - len(slot.tail)
-        for index, text in chunks_of(todo, first):
-            if not self._put(old.chunk(index), text, old.id):
-                return SaveResult(Outcome.FAILED)
-        head = self._head_now(slot, now, old.gen, old.n + len(slot.pending), old.rev + 1)
-        return self._commit(slot, head, todo)
-
-    def _rewrite(self, slot: _Slot, now: float) -> SaveResult:
-        """The whole history into the next generation, then the head naming it; then the old chunks go."""
-        old = slot.head
-        gen = old.gen + 1
-        for index, text in chunks_of(slot.pending):
-            if not self._put(old.chunk(index, gen), text, old.id):
-                return SaveResult(Outcome.FAILED)
-        head = self._head_now(slot, now, gen, len(slot.pending), old.rev + 1)
-        result = self._commit(slot, head, slot.pending)
-        if result.ok:
-            for index in range(math.ceil(old.n / CHUNK) + 1):
-                self.local.remove(old.chunk(index))
-        return result
-
-    def _commit(self, slot: _Slot, head: Head, written: list[str]) -> SaveResult:
-        text = head.to_json()
-        if not self._put(head.key, text, head.id):
-            return SaveResult(Outcome.FAILED)
-        count = head.n % CHUNK
-        slot.head, slot.text, slot.pending, slot.rewrite = head, text, [], False
-        slot.tail = written[len(written) - count:] if count else []
-        return SaveResult(Outcome.SAVED)
-
-    def _head_now(self, slot: _Slot, now: float, gen: int, n: int, rev: int) -> Head:
-        """The head of a slot's game as it stands now, counting ``n`` records of generation ``gen``."""
-        game, old = slot.game, slot.head
-        played = float(now) if isinstance(now, (int, float)) and math.isfinite(now) else 0.0
-        return Head(old.id, old.variant, old.deal, old.board, game.rules, game.auto_move, gen, n, rev,
-                    self.writer, game.moves, len(slot.history.redo), game.cards_home(), game.is_won(),
-                    min(max(0.0, game.elapsed()), 1e9 - 1), min(max(0.0, played), MAX_WALL))
-
-    def _put(self, key: str, text: str, own: str) -> bool:
-        """Write; when that fails, make room by removing the won games (not ``own``) and try once more."""
-        if self.local.write(key, text):
-            self._nothing_to_free = False
-            return True
-        if self._nothing_to_free:
-            return False  # the last look found no won game to remove: not again on every failed save
-        won = [s for s in self.summaries() if s.won and s.id != own]
-        for s in won:
-            self._remove(s.key)
-        self._nothing_to_free = not won
-        return bool(won) and self.local.write(key, text)
-
-    def _make_room(self, own: str) -> tuple[Summary, ...]:
-        """Room for one more unfinished game: the oldest beyond the limit go (named), and old won ones."""
-        entries = self._heads()
-        for key in entries:
-            if isinstance(key, str):
-                self._remove(key)  # a head that cannot be read: nothing in it can be used
-        games = sorted((s for s in entries if isinstance(s, Summary) and s.id != own),
-                       key=lambda s: (s.played, s.rev, s.id), reverse=True)
-        unfinished = [s for s in games if not s.won]
-        won = [s for s in games if s.won]
-        dropped = tuple(unfinished[self.limit - 1:])
-        for s in (*dropped, *won[self.keep_finished:]):
-            self._remove(s.key)
-        self._collect(None)
-        return dropped
-
-    def _remove(self, key: str) -> None:
-        """A game's head, then its chunks (a removal torn between leaves chunks :meth:`_collect` finds)."""
-        self.local.remove(key)
-        keys = self.local.keys()
-        for other in keys:
-            if other.startswith(key + "."):
-                self.local.remove(other)
-
-    def _collect(self, head: Head | None) -> None:
-        """Remove the chunks of older generations of ``head``'s game, or (``None``) of games gone."""
-        keys = self.local.keys()
-        heads = {k for k in keys if (p := parse_key(k)) is not None and p.gen is None}
-        for key in keys:
-            parsed = parse_key(key)
-            if parsed is None or parsed.gen is None:
-                continue
-            if head is None:
-                gone = parsed.head not in heads
-            else:
-                gone = parsed.id == head.id and parsed.gen < head.gen
-            if gone:
-                self.local.remove(key)
-
-
-def _same(game: Game, head: Head, redo: int) -> bool:
-    """Whether the head would say nothing new of ``game`` (the clock to a tenth of a second)."""
-    return (game.moves, redo, game.cards_home(), game.is_won(), game.auto_move, game.rules,
-            round(game.elapsed(), 1)) == \
-        (head.moves, head.redo, head.home, head.won, head.auto_move, head.rules, round(head.elapsed, 1))
-
-
-def _all_records(slot: _Slot) -> list[str]:
-    """The whole history of a slot's game as records."""
-    history = slot.history
-    if history.exact and None not in history.redo:
-        redo = [t.text() for t in reversed(history.redo) if t is not None]
-        return [t.text() for t in history.turns] + redo + [UNDO] * len(redo)
-    records, slot.history = records_of(slot.game)
-    return records
-
