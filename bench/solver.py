@@ -16,7 +16,9 @@ included, measured in the process that solves it; its CPU time is recorded
 beside it.  Every solution is replayed by :func:`freecell.solver.replay`
 (each move checked by the engine, all 52 cards home at the end); failures are
 counted and must be 0.  A solution's length is its number of moves: a
-multi-card move counts as one, moves to the foundation count.
+multi-card move counts as one, moves to the foundation count; solutions over
+:data:`LONG` (150) moves are counted and listed (a hint should never come
+from one).
 
 ``--jobs 1`` (the default) solves every deal in this one process; with
 ``--jobs N`` the deals are shared out over N worker processes
