@@ -83,10 +83,11 @@ SNAPSHOT_MAGIC = b"FCSNAP01"  # pack_snapshot's format
 # worker; the build fills in the names of this build's snapshots.
 RUNTIME_SOURCE = "static/runtime.mjs"
 RUNTIME_MARK = "{} /* __FREECELL_RUNTIME__ */"
-# Files a host seldom compresses by itself (wasm, binary snapshots, the largest
-# scripts): the build writes name.gz beside them, for hosts that serve
-# precompressed files (the dev server does).  Text files are left to the host.
-PRECOMPRESS = ("vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/pyodide.asm.mjs", "snapshots/")
+# Files a host seldom compresses by itself (wasm, binary snapshots, the package
+# zip, the largest script): the build writes name.gz beside them, for hosts that
+# serve precompressed files (the dev server does).  Text files are left to the host.
+PRECOMPRESS = ("vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/pyodide.asm.mjs", "freecell.zip",
+               "snapshots/")
 CACHE = NODE_MODULES / ".cache" / "freecell-build"
 # PyScript chunks the page never loads (editor and terminal widgets).
 PYSCRIPT_SKIP = ("codemirror", "xterm")
@@ -224,7 +225,9 @@ for (const step of job.steps) {
 # Byte-compiles, inside Pyodide (its CPython, its zlib: the same bytes on any
 # machine).  Unchecked hash-based .pyc: valid whatever the file dates, never
 # compared with a source.  The stdlib keeps no sources (tracebacks there show
-# no lines); freecell.zip keeps its sources beside __pycache__.
+# no lines); freecell.zip keeps its sources beside __pycache__, and stores its
+# entries as they are: static/runtime.mjs unpacks it by copying (inflating a
+# file at a time costs more than 100 ms), and hosts may compress it whole.
 COMPILE_PY = r'''
 import importlib._bootstrap_external as _bootstrap
 import importlib.util
@@ -239,7 +242,7 @@ def _pyc(source, filename):
     return bytes(_bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False))
 
 
-def _write(path, entries):
+def _write(path, entries, method=zipfile.ZIP_DEFLATED):
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as z:
         for name, data in sorted(entries.items()):
@@ -248,7 +251,7 @@ def _write(path, entries):
                 info.external_attr = (0o40755 << 16) | 0x10
             else:
                 info.external_attr = 0o644 << 16
-                info.compress_type = zipfile.ZIP_DEFLATED
+                info.compress_type = method
             z.writestr(info, data)
     with open(path + ".tmp", "wb") as f:
         f.write(out.getvalue())
@@ -277,7 +280,7 @@ def package(files, dest, home, pyc_only):
             entries[importlib.util.cache_from_source(rel)] = _pyc(data, home + "/" + rel)
     for rel, text in pyc_only.items():
         entries[importlib.util.cache_from_source(rel)] = _pyc(text.encode(), home + "/" + rel)
-    _write(dest, entries)
+    _write(dest, entries, zipfile.ZIP_STORED)  # unpacked by copying (the host may compress it whole)
 
 
 _args = json.loads(JOB)
