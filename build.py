@@ -51,6 +51,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
@@ -425,6 +426,7 @@ def _cache_entry(key: str) -> Iterator[tuple[Path, bool]]:
     """
     final = CACHE / key
     if (final / "done").exists():
+        os.utime(final)  # recently used: kept by prune_cache
         yield final, True
         return
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -439,6 +441,27 @@ def _cache_entry(key: str) -> Iterator[tuple[Path, bool]]:
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
+
+
+def prune_cache(keep_entries: int = 6, keep_gz: int = 40) -> None:
+    """Drop all but the most recently used entries of the build cache (each is tens of MB)."""
+    if not CACHE.exists():
+        return
+
+    def newest_first(paths: list[Path]) -> list[Path]:
+        return sorted(paths, key=lambda p: p.stat().st_mtime, reverse=True)
+
+    entries = [p for p in CACHE.iterdir() if p.is_dir() and (p / "done").exists()]
+    for old in newest_first(entries)[keep_entries:]:
+        shutil.rmtree(old, ignore_errors=True)
+    for work in CACHE.glob("*.tmp-*"):  # left by a build that was killed
+        with contextlib.suppress(OSError):
+            if work.stat().st_mtime < time.time() - 3600:
+                shutil.rmtree(work, ignore_errors=True)
+    if (CACHE / "gz").exists():
+        for old in newest_first([p for p in (CACHE / "gz").iterdir() if p.suffix == ".gz"])[keep_gz:]:
+            with contextlib.suppress(OSError):
+                old.unlink()
 
 
 def python_runtime(dest: Path) -> dict[str, Any]:
@@ -555,7 +578,9 @@ def precompress(root: Path) -> None:
             continue
         data = f.read_bytes()
         cached = CACHE / "gz" / (hashlib.sha256(data).hexdigest() + ".gz")
-        if not cached.exists():
+        if cached.exists():
+            os.utime(cached)
+        else:
             cached.parent.mkdir(parents=True, exist_ok=True)
             tmp = cached.with_name(cached.name + f".{os.getpid()}.tmp")
             with open(tmp, "wb") as out, gzip.GzipFile(filename="", mode="wb", fileobj=out,
@@ -625,6 +650,7 @@ def build(dest: Path = DIST) -> Path:
         vendor(tmp / "vendor")
         write_runtime(tmp, python_runtime(tmp))
         finish(tmp)
+        prune_cache()
         os.chmod(tmp, 0o755)
         _put_in_place(tmp, dest)
     except BaseException:
