@@ -1,0 +1,347 @@
+"""The headless page (:mod:`freecell.ui.session`): every intent and the Change it returns, in CPython.
+
+These tests hold the page's logic (what a tap, an undo, a hint, a solver
+reply, a setting does); the browser tests only check that the DOM follows.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from freecell.cards import parse_card
+from freecell.game import Game
+from freecell.piles import column
+from freecell.position import Position
+from freecell.solver import Solver
+from freecell.ui import analysis as an
+from freecell.ui import change as ch
+from freecell.ui import speech
+from freecell.ui.i18n import Catalogue
+from freecell.ui.screen import hint_text, status_items
+from freecell.ui.session import Boot, Session
+from freecell.ui.start import parse_query
+from freecell.ui.store import Settings
+
+I18N = Path(__file__).resolve().parents[1] / "static" / "i18n"
+
+# The stuck-panel board of the issue: the last move, J♣ onto Q♥, leaves no legal move.
+STUCK = ("Foundations: H-0 C-0 D-0 S-0/Freecells: KH KD KC KS/: TS 5S QS 7C 9S 4D/: QD 7S 6D 7D AC 8H"
+         "/: 3D TC 4H 2C 4S 5H/: 6H 2D 6C AH 9D JC/: AS 5C 8C JS TH QH/: 4C 5D AD JH 3S QC"
+         "/: 2H TD 8S 8D 9C 7H/: 3C 9H 2S 6S JD 3H")
+
+
+def catalogue(lang: str = "en") -> Catalogue:
+    return Catalogue.from_json(lang, (I18N / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def session(query: str = "?deal=1", settings: Settings | None = None, saved: Game | None = None) -> Session:
+    s = Session(catalogue(), settings, clock=Clock())
+    s.start(Boot(parse_query(query), saved))
+    return s
+
+
+def asks(change: ch.Change) -> list[an.Ask]:
+    return [e.ask for e in change.effects if isinstance(e, ch.AskSolver)]
+
+
+def solve(pos: Position, s: Session, nodes: int = 200_000) -> an.SolverReply:
+    """What the worker would answer about ``pos``, as the page parses it."""
+    r = Solver(pos, s.game.rules).solve(max_nodes=nodes)
+    data = {"type": "result", "verdict": r.verdict, "moves": [m.to_json() for m in r.moves],
+            "hint": r.moves[0].to_json() if r.moves else None, "nodes": r.nodes, "ms": 1,
+            "difficulty": "easy" if r.verdict == "solved" else None}
+    reply = an.parse_reply(data, pos, s.game.rules)
+    assert isinstance(reply, an.SolverReply)
+    return reply
+
+
+# --- starting --------------------------------------------------------------------------
+
+
+def test_start_deals_what_the_address_asks_and_asks_the_solver() -> None:
+    s = Session(catalogue(), clock=Clock())
+    change = s.start(Boot(parse_query("?deal=617")))
+    assert s.game.deal == 617 and change.new_game and change.game_changed and change.redraw
+    assert change.message == ch.Message("Deal 617")
+    assert [a.position for a in asks(change)] == [s.position]
+    assert ch.SetAddress() in change.effects and ch.SaveGame(whole=True) in change.effects
+
+
+def test_a_bad_address_says_why_and_deals_anyway() -> None:
+    s = Session(catalogue(), clock=Clock())
+    change = s.start(Boot(parse_query("?deal=banana")))
+    assert s.game.deal is not None
+    assert change.message is not None and change.message.reason == "url" and "banana" in change.message.text
+
+
+def test_the_saved_game_comes_back_unless_the_address_asks_for_another() -> None:
+    saved = Game(617)
+    saved.play(saved.legal_moves()[0])
+    s = session("", saved=saved)
+    assert s.game is saved
+    other = session("?deal=5", saved=saved)
+    assert other.game is not saved and other.game.deal == 5
+
+
+# --- the table ---------------------------------------------------------------------------
+
+
+def test_a_move_returns_its_frames_once_and_says_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = session()
+    calls: list[object] = []
+    real = speech.apply_move
+    monkeypatch.setattr(speech, "apply_move", lambda *a: calls.append(a) or real(*a))
+    move = s.game.legal_moves()[0]
+    change = s.play(move)
+    assert change.kind == "moved" and change.game_changed
+    assert change.frames[0] == s.game.turns[-1].before and change.frames[-1] == s.position
+    assert change.announce and not calls  # the sentence reuses the frames: no second replay
+    assert ch.SaveGame() in change.effects and ch.TellHost("started") in change.effects
+
+
+def test_a_refused_drop_says_why_and_changes_nothing() -> None:
+    s = session()
+    before = s.position
+    change = s.drop(column(0), 6, column(1))  # 6♠ onto 9♣
+    assert change.kind == "refused" and s.position == before and not change.game_changed
+    assert change.message is not None and change.message.reason == "not_one_lower"
+    assert change.announce == change.message.text
+
+
+def test_a_drop_back_where_it_came_from_redraws_in_place() -> None:
+    s = session()
+    change = s.drop(column(0), 6, column(0))
+    assert change.kind == "deselected" and change.redraw and not change.game_changed
+
+
+def test_undo_and_redo_glide_and_say_so() -> None:
+    s = session()
+    s.play(s.game.legal_moves()[0])
+    after = s.position
+    undo = s.undo()
+    assert undo.kind == "undone" and undo.frames == (after, s.position)
+    assert undo.message == ch.Message("Move undone")
+    redo = s.redo()
+    assert redo.kind == "redone" and s.position == after and redo.message == ch.Message("Move redone")
+    assert s.undo().kind == "undone" and s.undo().message == ch.Message("Nothing to undo")
+
+
+def test_stuck_panel_undo_brings_the_table_back() -> None:
+    """The defect: after the last move the stuck panel's Undo must undo on the table too."""
+    s = session("?board=" + STUCK)
+    change = s.drop(column(3), 5, column(4))  # J♣ onto Q♥
+    assert change.kind == "moved" and s.panel == "stuck" and "No moves left" in change.announce
+    before = s.game.turns[-1].before
+    undo = s.undo()
+    assert undo.kind == "undone" and undo.redraw and undo.game_changed and s.panel is None
+    assert s.position == before and s.game.moves == 0
+    assert s.redo().kind == "redone" and s.panel == "stuck"
+    assert s.replay().kind == "jumped" and s.panel is None and s.position == s.game.start
+    assert s.new_deal().new_game and s.panel is None
+
+
+def test_every_change_of_the_game_cancels_a_press() -> None:
+    """A press held while the deal changes (N, undo, the host) must not play on the new game."""
+    s = session()
+    s.play(s.game.legal_moves()[0])
+    assert s.undo().game_changed
+    assert s.new_deal().game_changed
+    assert s.open_deal(5).game_changed
+    assert s.replay().game_changed
+    assert not s.tap_card(column(0), 6).game_changed  # a selection is not a change of the game
+
+
+def test_selected_cards_follow_the_selection() -> None:
+    s = session()
+    s.tap_card(column(0), 6)
+    assert s.selected_cards() == {parse_card("6S")}
+    assert s.tap_card(column(0), 6).kind == "deselected" and s.selected_cards() == set()
+
+
+# --- hints and the solver ----------------------------------------------------------------------
+
+
+def test_a_hint_answers_at_once_then_the_solver_replaces_it() -> None:
+    s = session()
+    pos = s.position
+    change = s.hint()
+    bar = s.analysis.bar
+    assert bar is not None and bar.state == an.FALLBACK and bar.suggestion and bar.move is not None
+    assert change.announce == hint_text(s.cat, bar)
+    reply = solve(pos, s)
+    answer = s.solver_reply(pos, reply)
+    assert s.analysis.bar is not None and s.analysis.bar.state == an.FOUND
+    assert s.analysis.bar.move == reply.moves[0] and answer.announce.startswith("Try this")
+    played = s.hint()  # the second press plays it
+    assert played.kind == "moved" and s.game.turns[-1].move == reply.moves[0]
+    assert s.verdict() is an.Verdict.SOLVED  # along the known solution
+
+
+def test_a_proof_carries_down_the_line_of_play_until_undone_past() -> None:
+    s = session("?deal=11982")
+    start = s.position
+    first = s.game.legal_moves()[0]
+    change = s.play(first)
+    (ask,) = asks(change)
+    assert ask.keep == start  # the start's undecided search goes on behind
+    second = s.game.legal_moves()[0]
+    (ask2,) = asks(s.play(second))
+    assert ask2.keep == start
+    s.hint()
+    lost = s.solver_reply(start, an.SolverReply(an.Verdict.UNSOLVABLE))
+    assert s.verdict() is an.Verdict.UNSOLVABLE  # two moves after the proven start
+    assert ch.CancelSolver() in lost.effects  # the search of the current position is moot
+    assert s.analysis.bar is not None and s.analysis.bar.state == an.UNSOLVABLE_BAR
+    s.undo()
+    assert s.verdict() is an.Verdict.UNSOLVABLE
+    s.undo()
+    assert s.position == start and s.verdict() is an.Verdict.UNSOLVABLE
+    s.play(first)
+    assert s.verdict() is an.Verdict.UNSOLVABLE
+
+
+def test_a_proof_is_withdrawn_when_the_player_undoes_past_it() -> None:
+    s = session()
+    s.play(s.game.legal_moves()[0])
+    child = s.position
+    s.solver_reply(child, an.SolverReply(an.Verdict.UNSOLVABLE))
+    assert s.verdict() is an.Verdict.UNSOLVABLE
+    s.undo()
+    assert s.verdict() is an.Verdict.UNKNOWN
+
+
+def test_back_to_the_last_winnable_position() -> None:
+    s = session()
+    start = s.position
+    s.solver_reply(start, solve(start, s))
+    # play off the solution into a position said to be lost
+    wrong = next(m for m in s.game.legal_moves() if m != s.analysis.known[start].rest[0])
+    s.play(wrong)
+    s.hint()
+    s.solver_reply(s.position, an.SolverReply(an.Verdict.UNSOLVABLE))
+    bar = s.analysis.bar
+    assert bar is not None and bar.state == an.UNSOLVABLE_BAR and bar.back == 1
+    change = s.back_to_winnable()
+    assert change.kind == "jumped" and s.position == start and s.verdict() is an.Verdict.SOLVED
+
+
+def test_winnable_only_draws_again_and_the_old_reply_does_not_touch_the_new_deal() -> None:
+    """The defect: a lost deal replaced from inside the reply marked the new deal "not winnable"."""
+    settings = Settings().with_choice("deal-source", "winnable").with_choice("variant", "freecell0")
+    s = session("", settings=settings)
+    old = s.position
+    change = s.solver_reply(old, an.SolverReply(an.Verdict.UNSOLVABLE))
+    assert change.new_game and s.position != old and s.game.variant is not None
+    assert s.verdict() is an.Verdict.UNKNOWN  # the new deal is not marked lost
+    again = s.solver_reply(old, an.SolverReply(an.Verdict.UNSOLVABLE))  # a late copy of the reply
+    assert not again.new_game and s.verdict() is an.Verdict.UNKNOWN
+
+
+def test_a_fresh_deal_gets_its_difficulty() -> None:
+    s = session()
+    s.solver_reply(s.position, solve(s.position, s))
+    assert s.level == "easy"
+    items = {i.name: i for i in status_items(s.cat, s.game, s.variant(), s.level, s.verdict(), False, True)}
+    assert items["deal"].text == "#1 · easy" and items["winnable"].value == "yes"
+
+
+def test_an_unknown_verdict_resumes_the_search_once() -> None:
+    s = session()
+    pos = s.position
+    s.hint()
+    change = s.solver_reply(pos, an.SolverReply(an.Verdict.UNKNOWN, hint=s.game.legal_moves()[0]))
+    (deep,) = asks(change)
+    assert deep.position == pos and deep.budget_ms == an.DEEP_BUDGET_MS
+    bar = s.analysis.bar
+    assert bar is not None and bar.state == an.FALLBACK and not bar.suggestion
+    again = s.solver_reply(pos, an.SolverReply(an.Verdict.UNKNOWN, hint=s.game.legal_moves()[0]))
+    assert not asks(again)
+
+
+def test_a_worker_failure_never_hides_a_suggestion() -> None:
+    s = session()
+    s.hint()
+    s.solver_reply(s.position, an.SolverFailure("boom"))
+    assert s.analysis.bar is not None and s.analysis.bar.state == an.FALLBACK
+    s.solver_unavailable(first=True, dead=True)
+    assert s.analysis.unavailable and not asks(s.play(s.game.legal_moves()[0]))
+    bar = s.analysis.show(s.line(), quick=False)
+    assert bar.state == an.UNAVAILABLE
+
+
+@pytest.mark.parametrize("data", [
+    None, [], "result", {"type": "result"}, {"type": "result", "verdict": "solved", "moves": "3h"},
+    {"type": "result", "verdict": "solved", "moves": [{"from": "9", "to": "h", "count": 1}]},
+    {"type": "result", "verdict": "solved", "moves": [{"from": "1", "to": "2", "count": 1}]},
+    {"type": "result", "verdict": "unknown", "hint": {"from": "1", "to": "2", "count": 1}},
+    {"type": "result", "verdict": "unknown", "hint": None, "nodes": -1},
+    {"type": "result", "verdict": "unknown", "hint": None, "difficulty": "<b>"},
+    {"type": "result", "verdict": "solved", "moves": [{"from": "1"}] * 3000},
+])
+def test_malformed_replies_are_refused(data: object) -> None:
+    assert an.parse_reply(data, Position.deal(1), Game(1).rules) is None
+
+
+# --- finish, settings, language --------------------------------------------------------------------
+
+FINISH = """Foundations: C-K D-K H-Q S-J
+Freecells: - - - -
+: KH
+: QS
+: KS
+:
+:
+:
+:
+:
+"""
+
+
+def test_finish_steps_until_won() -> None:
+    s = session("?board=" + json.dumps(FINISH)[1:-1].replace("\\n", "/"))
+    assert s.can_finish()
+    change = s.finish()
+    steps = 1
+    while ch.FinishNext(an.FINISH_STEP_MS) in change.effects:
+        change = s.finish_step()
+        steps += 1
+    assert s.game.is_won() and s.panel == "win" and not s.finishing and steps == 3
+    assert ch.TellHost("won") in change.effects
+
+
+def test_switching_the_language_keeps_the_search_the_hint_and_finish() -> None:
+    """The defect: a language switch cancelled the search, cleared the hint and stopped Finish."""
+    s = session()
+    s.hint()
+    bar = s.analysis.bar
+    s.analysis.finishing = True
+    change = s.set_catalogue(catalogue("fr"))
+    assert change.texts and not change.effects
+    assert s.analysis.bar == bar and s.analysis.finishing and s.analysis.asking == s.position
+    assert hint_text(s.cat, bar).startswith("Une première idée")
+
+
+def test_settings_apply_at_once_and_are_kept() -> None:
+    s = session()
+    change = s.set_setting("auto-move", False)
+    assert ch.SaveSettings() in change.effects and s.game.auto_move is False
+    assert s.set_setting("auto-move", False).kind == "none"  # no change, nothing to do
+    look = s.set_setting("four-colour", True)
+    assert look.look and look.redraw
+    lang = s.set_setting("language", "de")
+    assert ch.LoadLanguage("de") in lang.effects
+    assert s.set_setting("language", "xx").kind == "none"
+    assert s.set_setting("tap", "smart").kind == "settings" and s.table.smart
+    off = s.set_setting("winnability", False)
+    assert ch.CancelSolver() in off.effects
