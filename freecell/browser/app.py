@@ -48,7 +48,8 @@ SPEEDS = {"normal": 1.0, "fast": 0.5}  # animation durations, scaled ("off": non
 class Page:
     """The session on the screen."""
 
-    def __init__(self, session: Session, storage: SafeStorage, query: str) -> None:
+    def __init__(self, session: Session, storage: SafeStorage, query: str,
+                 client: SolverClient | None = None) -> None:
         self.session = session
         self.storage = storage
         self.bindings = Bindings()
@@ -60,7 +61,11 @@ class Page:
         self.chrome = Chrome(self.view, self.access, self.bindings)
         self.events = Events(session, self.view, self.access, self.chrome, self.bindings, self.apply,
                              self.schedule_layout)
-        self.client = SolverClient(self.bindings, self.on_reply, self.on_unavailable)
+        if client is None:
+            client = SolverClient(self.bindings, self.on_reply, self.on_unavailable)
+        else:  # a worker already running (a restart of the page object): it answers here now
+            client.adopt(self.bindings, self.on_reply, self.on_unavailable)
+        self.client = client
         self.embedding = Embedding(parse_embed(query), self.on_command)
         self._layout_pending = False
         self._finish_timer: Any = None
@@ -78,13 +83,19 @@ class Page:
         for name in ("new", "settings", "hint"):
             q(f'.actionbar [data-action="{name}"]').removeAttribute("disabled")
         document.documentElement.dataset.state = "ready"
-        self.client.start()
+        if self.client.worker is None and not self.client.dead:
+            self.client.start()
 
-    def stop(self) -> None:
-        """Unbind everything: events, timers, proxies, the worker."""
+    def stop(self, keep_worker: bool = False) -> SolverClient:
+        """Unbind everything: events, timers, proxies, and the worker unless ``keep_worker``."""
         self.events.unbind()
         self.embedding.unbind()
-        self.client.stop()
+        self.chrome.reset()
+        if keep_worker:
+            self.client.cancel()
+        else:
+            self.client.stop()
+        return self.client
 
     # --- the one path to the screen --------------------------------------------
     def apply(self, change: ch.Change) -> None:
@@ -220,20 +231,51 @@ class Page:
             self.apply(self.session.new_deal())
 
 
-async def main() -> Page:
+_current: list[Page] = []
+_tasks: set[Any] = set()
+
+
+async def open_page(query: str, client: SolverClient | None = None, translate: bool = False) -> Page:
+    """Read storage once, load the catalogue, and start a page for the address ``query``."""
+    storage = SafeStorage(lambda _what: None)
+    stored = restore(storage.read, clock=now)
+    cat, fetched = await load_catalogue(stored.settings.language)
+    if fetched or translate:
+        translate_page(cat)
+    session = Session(cat, stored.settings, stored.stats, clock=now)
+    page = Page(session, storage, query, client)
+    page.start(Boot(parse_query(query), stored.game, damaged=bool(stored.damaged),
+                    storage_refused=storage.refused))
+    _current[:] = [page]
+    return page
+
+
+async def restart(query: str) -> None:
+    """Start the page object again for the address ``query``, in the same runtime and worker.
+
+    What a reload does, without booting Python again: the browser tests run
+    many games on one page this way (``window.freecellRestart``).
+    """
+    document.documentElement.dataset.state = "loading"
+    client = _current[0].stop(keep_worker=True) if _current else None
+    window.history.replaceState(None, "", query or window.location.pathname)
     try:
-        storage = SafeStorage(lambda _what: None)
-        query = str(window.location.search)
-        stored = restore(storage.read, clock=now)  # read once
-        cat, translate = await load_catalogue(stored.settings.language)
-        if translate:
-            translate_page(cat)
-        session = Session(cat, stored.settings, stored.stats, clock=now)
-        page = Page(session, storage, query)
-        page.start(Boot(parse_query(query), stored.game, damaged=bool(stored.damaged),
-                        storage_refused=storage.refused))
+        await open_page(query, client, translate=True)
     except Exception:
         window.dispatchEvent(window.Event.new("freecell:failed"))
         raise
-    window.freecellApp = create_proxy(page)
+
+
+async def main() -> Page:
+    try:
+        page = await open_page(str(window.location.search))
+    except Exception:
+        window.dispatchEvent(window.Event.new("freecell:failed"))
+        raise
+    window.freecellRestart = create_proxy(_restart_later)
     return page
+
+
+def _restart_later(query: object) -> None:
+    document.documentElement.dataset.state = "loading"
+    _tasks.add(asyncio.ensure_future(restart(str(query))))

@@ -38,6 +38,13 @@ class Chrome:
         self._marks: object = None
         self._time = ""
 
+    def reset(self) -> None:
+        """Nothing on show around the table (before another page object takes over)."""
+        for p in qa(".panel[data-panel], [data-panel=hint], [data-panel=picker], [data-role=notice]"):
+            p.hidden = True
+        self.say(Message(""))
+        self.shown_panel = None
+
     # --- all of it ---------------------------------------------------------------
     def render(self, s: Session, message: Message | None = None) -> None:
         self.status(s)

@@ -63,6 +63,15 @@ class SolverClient:
         self._message_proxy: Any = None
         self._error_proxy: Any = None
 
+    def adopt(self, bindings: Bindings, on_reply: Callable[[Position, Reply], None],
+              on_unavailable: Callable[[bool, bool], None]) -> None:
+        """Answer another page object from now on (nothing owed to the old one is delivered)."""
+        self.cancel()
+        self._disarm()
+        self.jobs.clear()
+        self.current = self.background = None
+        self.bindings, self.on_reply, self.on_unavailable = bindings, on_reply, on_unavailable
+
     # --- the worker -----------------------------------------------------
     def start(self) -> None:
         from pyodide.ffi import create_proxy

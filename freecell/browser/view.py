@@ -87,6 +87,11 @@ class TableView:
         self.root = svg_root
         self.piles_g = document.getElementById("piles")
         self.cards_g = document.getElementById("cards")
+        # whatever was drawn before (an earlier page object, the early drawing) goes
+        self.piles_g.replaceChildren()
+        self.cards_g.replaceChildren()
+        for old in list(svg_root.querySelectorAll(".focus-layer")):
+            old.remove()
         self.free_cells = free_cells
         self.columns = columns
         self.layout: Layout | None = None

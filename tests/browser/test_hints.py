@@ -48,12 +48,14 @@ from freecell.solver import SOLVED, Solver
 from freecell.worker import difficulty
 
 from .helpers import (
+    RECORDER_JS,
     STEP_TIMEOUT,
     board_from_parts,
     board_url,
     deal_url,
     expect_layout,
     expect_status,
+    is_shared,
     open_page,
     play_move_on_page,
     status_value,
@@ -88,7 +90,7 @@ def _module_constant(path: str, name: str) -> Any:
     raise AssertionError(f"{name} not found in {path}")
 
 
-FINISH_STEP_MS = _module_constant("freecell/browser/assist.py", "FINISH_STEP_MS")
+from freecell.ui.analysis import FINISH_STEP_MS  # noqa: E402
 
 # --- boards -----------------------------------------------------------------------------
 
@@ -127,92 +129,12 @@ LOSING_MOVE = Move.parse("4b")
 
 # --- what is recorded in the page ---------------------------------------------------------
 
-INIT_JS = r"""
-(() => {
-  const rec = window.__fc = {worker: [], workers: [], bar: [], lost: []};
-  const now = () => performance.now();
-  const Native = window.Worker;
-  if (Native) {
-    window.Worker = class extends Native {
-      constructor(url, opts) {
-        super(url, opts);
-        const n = rec.workers.push({url: String(url), obj: this}) - 1;
-        this.__fcIndex = n;
-        this.addEventListener('message', (e) =>
-          rec.worker.push({dir: 'in', n, t: now(), data: e.data, synthetic: !e.isTrusted}));
-        this.addEventListener('error', () =>
-          rec.worker.push({dir: 'in', n, t: now(), data: {type: 'worker-error'}, synthetic: false}));
-      }
-      postMessage(msg, ...rest) {
-        let data = msg;
-        if (typeof msg === 'string') { try { data = JSON.parse(msg); } catch (e) { /* as is */ } }
-        rec.worker.push({dir: 'out', n: this.__fcIndex, t: now(), data});
-        return super.postMessage(msg, ...rest);
-      }
-      terminate() {
-        rec.worker.push({dir: 'terminate', n: this.__fcIndex, t: now(), data: null});
-        return super.terminate();
-      }
-    };
-  }
-  // The id of the solve request the current worker is working on, or null.
-  rec.inFlight = () => {
-    const n = rec.workers.length - 1;
-    if (n < 0) return null;
-    const log = rec.worker.filter(e => e.n === n);
-    let ready = false, current = null;
-    for (const e of log) {
-      const d = e.data || {};
-      if (e.dir === 'terminate') return null;
-      if (e.dir === 'in' && d.type === 'ready') ready = true;
-      if (e.dir === 'in' && d.type === 'worker-error') return null;
-      if (e.dir === 'out' && d.type === 'solve' && ready) current = d.id;
-      if (e.dir === 'out' && d.type === 'cancel' && d.id === current) current = null;
-      if (e.dir === 'in' && !e.synthetic && ['result', 'error', 'cancelled'].includes(d.type)
-          && d.id === current) current = null;
-    }
-    return current;
-  };
-  const snapshot = () => {
-    const bar = document.querySelector('[data-panel="hint"]');
-    const text = document.querySelector('[data-role="hint-text"]');
-    const moves = document.querySelector('[data-status="moves"]');
-    const marks = (sel) => Array.from(document.querySelectorAll(sel)).map(
-      el => [el.getAttribute('data-pile'), el.getAttribute('data-hint')]);
-    rec.bar.push({
-      t: now(), state: bar.getAttribute('data-state'), hidden: bar.hidden,
-      text: text ? text.textContent : '', moves: moves ? moves.getAttribute('data-value') : '',
-      piles: marks('svg#table rect.pile[data-hint]'),
-      cards: Array.from(document.querySelectorAll('svg#table g.card[data-hint]')).map(
-        el => [el.getAttribute('data-card'), el.getAttribute('data-hint')]),
-    });
-  };
-  const lostCheck = () => {
-    const text = (document.body ? document.body.textContent : '') + ' ' + document.title;
-    const m = text.match(/[^.\n]{0,40}\blost\b[^.\n]{0,40}/i);
-    if (m) rec.lost.push(m[0]);
-  };
-  const watch = () => {
-    const bar = document.querySelector('[data-panel="hint"]');
-    if (bar) {
-      new MutationObserver(snapshot).observe(bar, {
-        attributes: true, attributeFilter: ['data-state', 'hidden'],
-        childList: true, characterData: true, subtree: true});
-    }
-    new MutationObserver(lostCheck).observe(document.documentElement, {
-      childList: true, characterData: true, subtree: true});
-  };
-  if (document.readyState === 'loading') {
-    document.addEventListener('DOMContentLoaded', watch, {once: true});
-  } else {
-    watch();
-  }
-})();
-"""
 
 
 def open_recorded(page: Any, url: str) -> None:
-    page.add_init_script(INIT_JS)
+    """Open ``url`` with the recorder (helpers.RECORDER_JS) on: the shared page has it always."""
+    if not is_shared(page):
+        page.add_init_script(RECORDER_JS)
     open_page(page, url)
 
 

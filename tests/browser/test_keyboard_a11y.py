@@ -49,6 +49,7 @@ from .helpers import (
     expect_game,
     expect_layout,
     expect_status,
+    install_clock,
     open_page,
     pile_point,
     read_layout,
@@ -420,7 +421,7 @@ def _slide_to(page: Any, action: str) -> None:
 
 
 def _open_picker_page(page: Any, site: str) -> tuple[float, float]:
-    page.clock.install()
+    install_clock(page)
     open_page(page, board_url(site, RUN_BOARD))
     expect_layout(page, RUN_BOARD)
     at = card_point(page, "6S", frac=0.5)
@@ -611,8 +612,8 @@ def test_axe_with_the_picker_open(open_context: Any, site: str, axe_source: Path
 # --- inclusion: motion, colours, large cards --------------------------------------------------
 
 
-def test_reduced_motion_turns_animations_off(open_context: Any, site: str) -> None:
-    page = open_context(reduced_motion="reduce").new_page()
+def test_reduced_motion_turns_animations_off(page: Any, site: str) -> None:
+    page.emulate_media(reduced_motion="reduce")
     open_page(page, deal_url(site, 617))
     focus_table(page)
     press_keys(page, ["ArrowRight"] * 4 + ["Enter", "ArrowRight", "ArrowRight", "ArrowRight", "Enter"])

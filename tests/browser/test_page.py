@@ -52,6 +52,7 @@ from .helpers import (
     expect_game,
     expect_layout,
     expect_status,
+    install_clock,
     open_page,
     play_move_on_page,
     read_layout,
@@ -417,7 +418,7 @@ def test_undo_and_redo(page: Any, site: str) -> None:
 def test_timer_counts_and_pauses_while_hidden(page: Any, site: str) -> None:
     # The fake clock is installed before the page loads: Pyodide boots under it
     # (its time flows on by itself until told otherwise).
-    page.clock.install()
+    install_clock(page)
     open_page(page, deal_url(site, DEAL))
     game = Game(deal=DEAL)
     time = status_locator(page, "time")
@@ -466,7 +467,7 @@ def test_resize_keeps_the_game(page: Any, site: str) -> None:
 @pytest.mark.parametrize("deal", SOLVED_DEALS)
 def test_known_solution_plays_to_the_win_panel(page: Any, site: str, deal: int) -> None:
     lines = solution_lines(deal)
-    page.clock.install()  # to check that the time stops on the win (it flows as usual till then)
+    install_clock(page)  # to check that the time stops on the win (it flows as usual till then)
     open_page(page, deal_url(site, deal))
     game = Game(deal=deal)
     expect_layout(page, game.position)
@@ -643,7 +644,8 @@ def test_hint_button_is_enabled_and_shows_the_hint_bar(page: Any, site: str) -> 
 
 
 @browser
-def test_no_request_leaves_localhost(page: Any, site: str, request_log: Any) -> None:
+def test_no_request_leaves_localhost(fresh_page: Any, site: str, request_log: Any) -> None:
+    page = fresh_page  # a whole boot: every request it makes
     open_page(page, deal_url(site, DEAL))
     game = Game(deal=DEAL)
     play_move_on_page(page, game, FIRST_MOVE)
