@@ -345,3 +345,14 @@ def test_settings_apply_at_once_and_are_kept() -> None:
     assert s.set_setting("tap", "smart").kind == "settings" and s.table.smart
     off = s.set_setting("winnability", False)
     assert ch.CancelSolver() in off.effects
+
+
+def test_a_dead_board_says_so_at_start() -> None:
+    s = Session(catalogue(), clock=Clock())
+    change = s.start(Boot(parse_query("?board=" + STUCK)))
+    assert s.panel is None  # one move is left on that board
+    s.drop(column(3), 5, column(4))
+    dead = s.line()[-1].to_text().replace("\n", "/")
+    fresh = Session(catalogue(), clock=Clock())
+    change = fresh.start(Boot(parse_query("?board=" + dead)))
+    assert fresh.panel == "stuck" and "No moves left" in change.announce

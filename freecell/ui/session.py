@@ -140,16 +140,16 @@ class Session:
             change = self.new_deal()
         self.started = True
         effects = list(change.effects)
-        message = change.message
+        message, announce = change.message, change.announce
         if req.error:
             message = Message(self.cat.t(req.error, text=req.error_text), "url")
+            announce = message.text
         if boot.storage_refused:
             self._show_notice("storage")
         if boot.damaged:
             self._show_notice("damaged")
             effects += [SaveSettings(), SaveStats()]  # damaged entries start fresh now
-        return _with(change, message=message, effects=tuple(effects),
-                     announce=message.text if message is not None else change.announce)
+        return _with(change, message=message, effects=tuple(effects), announce=announce)
 
     def new_deal(self) -> Change:
         """A deal drawn from the source chosen in the settings, of the variant chosen there."""

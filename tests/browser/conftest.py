@@ -214,13 +214,28 @@ _RESET_JS = """
   try { localStorage.clear(); sessionStorage.clear(); } catch (e) { /* refused: nothing to clear */ }
   window.scrollTo(0, 0);
   if (window.__fc) window.__fc.reset();
+  // the keyboard starts from the top of the page again, as after a load
+  const start = document.createElement('span');
+  start.tabIndex = -1;
+  document.body.prepend(start);
+  start.focus();
+  start.blur();
+  start.remove();
 }
 """
 
 
 @pytest.fixture
-def page(shared: Shared, request_log: RequestLog) -> Iterator[Any]:
-    """The shared page, reset for this test (see the module doc); ``open_page`` starts a game in it."""
+def page(request: pytest.FixtureRequest, shared: Shared, request_log: RequestLog,
+         open_context: Callable[..., Any]) -> Iterator[Any]:
+    """The shared page, reset for this test (see the module doc); ``open_page`` starts a game in it.
+
+    A test marked ``browser_context_args(...)`` (a locale, service workers)
+    gets a fresh page of a context with those arguments instead.
+    """
+    if request.node.get_closest_marker("browser_context_args") is not None:
+        yield open_context().new_page()
+        return
     pg = shared.page
     if pg is None or pg.is_closed() or pg.evaluate("() => typeof window.freecellRestart") != "function":
         if pg is not None and not pg.is_closed():

@@ -231,6 +231,18 @@ def is_shared(page: Any) -> bool:
     return id(page) in _SHARED
 
 
+def before_load(page: Any, script: str) -> None:
+    """Run ``script`` before the page's next game starts: an init script, or now on the shared page.
+
+    (An init script on the shared page would run again at every later reload
+    of it, in other tests.)
+    """
+    if is_shared(page):
+        page.evaluate(f"() => {{ {script}\n }}")
+    else:
+        page.add_init_script(script)
+
+
 def install_clock(page: Any) -> None:
     """Playwright's clock on ``page`` before it loads (the shared page has had it from its boot)."""
     if not is_shared(page):

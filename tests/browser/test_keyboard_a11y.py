@@ -368,8 +368,7 @@ def test_focus_comes_back_after_panels_and_undo(page: Any, site: str) -> None:
     expect(undo).to_be_disabled()
     page.wait_for_function(ACTIVE_JS, timeout=STEP_TIMEOUT)
     # a panel that opens by itself (stuck) gives the focus back to the table
-    page.goto(board_url(site, DEAD_BOARD))
-    page.wait_for_function("document.documentElement.dataset.state === 'ready'")
+    open_page(page, board_url(site, DEAD_BOARD))
     expect(panel(page, "stuck")).to_be_visible()
     expect(announce(page)).to_have_text(EN.t("say.stuck"))
     page.keyboard.press("Escape")

@@ -32,6 +32,7 @@ from freecell.ui.store import KEY_GAME, KEY_SETTINGS, KEY_STATS
 
 from .helpers import (
     STEP_TIMEOUT,
+    before_load,
     deal_url,
     expect_game,
     expect_layout,
@@ -80,7 +81,7 @@ window.alert = () => { window.__fc_alerts += 1; };
 
 
 def seed(page: Any, items: dict[str, str]) -> None:
-    page.add_init_script(f"({SET_ITEMS_JS})({json.dumps(items)})")
+    before_load(page, f"({SET_ITEMS_JS})({json.dumps(items)})")
 
 
 def stored(page: Any) -> dict[str, str]:
@@ -214,7 +215,7 @@ BAD_STORES = {
 
 @pytest.mark.parametrize("case", sorted(BAD_STORES))
 def test_damaged_or_hostile_storage_starts_fresh_and_says_so_once(page: Any, site: str, case: str) -> None:
-    page.add_init_script(WATCH_JS)
+    before_load(page, WATCH_JS)
     seed(page, BAD_STORES[case])
     open_page(page, deal_url(site, DEAL))
     game = Game(deal=DEAL)
