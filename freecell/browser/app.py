@@ -257,7 +257,12 @@ async def restart(query: str) -> None:
     many games on one page this way (``window.freecellRestart``).
     """
     document.documentElement.dataset.state = "loading"
-    client = _current[0].stop(keep_worker=True) if _current else None
+    client = None
+    if _current:
+        old = _current[0]
+        client = old.stop(keep_worker=not old.client.dead)
+        if client.dead:
+            client = None  # a worker that gave up: the new page object tries again
     window.history.replaceState(None, "", query or window.location.pathname)
     try:
         await open_page(query, client, translate=True)

@@ -334,10 +334,10 @@ class Analysis:
             move, sure = known
             self.bar = HintBar(FOUND if sure else FALLBACK, pos, move)
             return self.bar
-        if self.unavailable:
-            self.bar = HintBar(UNAVAILABLE, pos)
-            return self.bar
         move = quick_hint(pos, self.rules) if quick else None
+        if self.unavailable:  # no solver here: the page's own move, said to be only that
+            self.bar = HintBar(UNAVAILABLE, pos, move)
+            return self.bar
         if move is not None:
             self.guess = (pos, move) if self.guess is None or self.guess[0] != pos else self.guess
             self.bar = HintBar(FALLBACK, pos, move, suggestion=True)

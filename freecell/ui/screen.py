@@ -84,9 +84,11 @@ def hint_text(cat: Catalogue, bar: HintBar) -> str:
         return cat.t("hint.searching")
     if bar.state == UNSOLVABLE_BAR:
         return cat.t("hint.unsolvable")
-    if bar.state == UNAVAILABLE or bar.move is None:
+    if bar.move is None:
         return cat.t("hint.unavailable")
     card, place = where(cat, bar.position, bar.move)
+    if bar.state == UNAVAILABLE:
+        return cat.t("hint.no_solver", card=card, where=place)
     if bar.state == FOUND:
         return cat.t("hint.found", card=card, where=place)
     key = "hint.suggestion" if bar.suggestion else "hint.fallback"
@@ -105,7 +107,7 @@ def hint_marks(bar: HintBar) -> tuple[dict[str, str], dict[int, str], set[str]]:
     foundation, an empty column); other piles show the mark on their cards.
     """
     move, pos = bar.move, bar.position
-    if move is None or bar.state not in (FOUND, FALLBACK):
+    if move is None or bar.state not in (FOUND, FALLBACK, UNAVAILABLE):
         return {}, {}, set()
     dst = move.dst
     cards = moving_cards(pos, move)

@@ -424,8 +424,11 @@ class Session:
             a.asking = None
             a.background = None
         bar = a.bar
-        if bar is not None and bar.state == an.SEARCHING and (first or dead):
-            a.bar = an.HintBar(an.UNAVAILABLE, bar.position)
+        waiting = bar is not None and (
+            bar.state == an.SEARCHING or (bar.state == an.FALLBACK and bar.suggestion))
+        if bar is not None and waiting and (dead or (first and bar.move is None)):
+            # no solver is coming: what is on show is all there is
+            a.bar = an.HintBar(an.UNAVAILABLE, bar.position, bar.move)
             return Change(kind="analysis", announce=self._bar_words())
         return Change(kind="analysis")
 
