@@ -1,71 +1,65 @@
-"""Benchmark of the page in headless Chromium: load times, bytes, move latency.
+"""Benchmark of the page's start in headless Chromium, against a bare Pyodide and a static page.
 
 Run it from the repository root (it builds ``dist/`` first, like the browser
 tests do)::
 
-    python3 bench/page.py                    # 5 cold + 5 warm loads, 100 moves
-    python3 bench/page.py --runs 3 --moves 50 --json /tmp/page.json
-    python3 bench/page.py --disk-cache       # warm loads with an on-disk HTTP cache
+    python3 bench/page.py                          # 5 interleaved rounds, 30 moves
+    python3 bench/page.py --runs 7 --baseline /tmp/old/dist --json /tmp/page.json
+    python3 bench/page.py --identity               # the server sends no precompressed file
 
-What it measures, on deal 1 (``/?deal=1``), against the site built by
-``build.build()`` (copied to a temporary folder, so that a concurrent build
-cannot pull files away mid-run) and served by ``build.Handler`` from a thread
-on a free 127.0.0.1 port:
+What one *round* loads, in this order (a fresh browser profile, on disk, for
+each sequence, so the HTTP cache is a real one; every site on its own
+127.0.0.1 port, served by ``build.Handler``: ``Cache-Control: no-cache`` and
+ETags, so a warm load revalidates each file and gets 304s; ``.gz`` files sent
+to Chromium, which accepts gzip, unless ``--identity``):
 
-1. Load times, in ms from the start of the navigation (the page's own
-   ``performance.now()`` clock, whose origin is the navigation start):
+* ``static``: a plain page of one paragraph;
+* ``bare cold``, ``bare warm``: a page whose module script does nothing but
+  ``await loadPyodide()`` of the npm package's files (``node_modules/pyodide``:
+  the stdlib as the npm package ships it, sources only) and one
+  ``runPython``, then sets ``<html data-state=ready>``; then the same page
+  again in the same profile;
+* ``cold``, ``warm``: our page (``?deal=1``) on a first visit, service workers
+  blocked; then the two snapshots are fetched into the HTTP cache, as the
+  first visit's service-worker install (or, without one, the page's own idle
+  prefetch) does, and the page is loaded again: a revisit from the HTTP cache;
+* ``sw``: a first visit with service workers allowed, then (once the service
+  worker controls the page) the revisit, answered by the service worker;
+* with ``--baseline DIR`` (another build of the site, e.g. before a change):
+  ``base cold``, ``base warm``, ``base sw`` the same way.
 
-   * *first table paint*: the ``first-contentful-paint`` paint entry (the
-     table's frame is plain HTML/CSS, drawn before Python runs);
-   * *cards ready*: the moment ``<html data-state>`` becomes ``ready``,
-     recorded in the page by a MutationObserver installed with
-     ``add_init_script`` (no polling from Python);
-   * *first move accepted*: as soon as the page is ready, the harness taps the
-     bottom card of column 1 and then free cell ``a`` (tap-tap with the mouse),
-     and the page records when ``[data-status=moves]`` gets ``data-value="1"``.
-     This includes the harness's reaction time (noticing ``ready``, finding
-     the two points, sending the pointer events): the gap from ``ready`` to
-     the first ``pointerdown`` is reported beside it.
+What is measured, in ms from the navigation start (the page's clock), by an
+init script and read afterwards:
 
-   *Cold*: a new browser context (empty HTTP cache) per run.  *Warm*: a second
-   navigation to the same URL on the same page of that context; the server
-   sends ``Cache-Control: no-cache``, so warm loads revalidate every file
-   (304 Not Modified) rather than skip the network.  ``--runs`` runs of each;
-   the medians are reported.  A new Playwright context keeps its HTTP cache
-   in memory, and that cache does not keep ``pyodide.asm.wasm`` (9.6 MB): it
-   comes again in full on every warm load (the report lists what did).  With
-   ``--disk-cache`` each run uses a fresh persistent profile instead (an
-   on-disk cache, as a real browser profile has), where it is revalidated.
+* *first paint*: the ``first-contentful-paint`` entry;
+* *table visible*: the first ``g.card`` element in the document, then the
+  frame after it (a ``requestAnimationFrame`` and a message posted from it);
+* *ready*: ``<html data-state=ready>`` (a MutationObserver);
+* *first move*: as soon as the page is ready, the harness taps the bottom card
+  of column 1 and then free cell ``a``; when ``[data-status=moves]`` gets
+  ``data-value="1"`` (this includes the harness's reaction: ready -> first
+  ``pointerdown`` is reported beside it);
+* *worker ready*: the solver worker's ``ready`` message reaching the page
+  (``window.Worker`` is wrapped to see it), and how the worker booted;
+* *main-thread CPU to ready*: from a trace (CDP ``Tracing``, category
+  ``toplevel``), the thread time (``tdur``) of the top-level tasks of the
+  page's renderer main thread from the navigation start to ready; the
+  worker's thread the same way to its ``ready``;
+* *memory*: the page's wasm memory (``runtimeInfo()`` of static/runtime.mjs),
+  the worker's (its ``ready`` message), the page's JS heap (CDP
+  ``Runtime.getHeapUsage``);
+* *bytes*: ``encodedDataLength`` of the page target's CDP ``Network`` events
+  (bytes on the wire, headers included), requests and 304s; requests of
+  workers (the solver's, the service worker's install) are not in it.
 
-2. Bytes transferred per load: the sum of ``encodedDataLength`` of the CDP
-   ``Network.loadingFinished`` events of the page's target (bytes on the wire,
-   headers included; a 304 counts its headers only), with the number of
-   requests and of 304 and 200 answers as ``Network.responseReceivedExtraInfo``
-   gives them (the status on the wire: a ``fetch()`` revalidated by a 304 is a
-   200 to the page).  The page's Resource Timing
-   ``transferSize`` / ``encodedBodySize`` sums (navigation and resource
-   entries) are recorded beside them as a cross-check.
+Then move latency on the ``sw`` page: ``--moves`` moves (column 1 to free
+cell ``a``, tap-tap, each undone), pointerup -> ``#cards`` mutated, and ->
+the next animation frame.
 
-3. Move latency: time from pointer release to the table updated, over
-   ``--moves`` moves (default 100) on one page.  An init script adds a
-   capture-phase ``pointerup`` listener on ``document`` that stores
-   ``performance.now()``, and a MutationObserver on ``#cards`` (attributes
-   ``data-pile`` and ``style``) that stores the time of the first mutation
-   after the latest ``pointerup``; the latency is the difference.  The
-   observer's callback runs right after the page's handler returns, so this
-   is input handling plus the DOM update, without layout and paint; the time
-   to the next ``requestAnimationFrame`` after that mutation is reported too,
-   as an upper view that includes waiting for the frame.  Each move is the
-   column 1 bottom card to free cell ``a`` (tap-tap with ``page.mouse``); an
-   Undo (a click on ``[data-action=undo]``) follows each, and is not counted.
-   Before each move the harness waits for running animations to end, so the
-   taps hit the cards where they are.
-
-It prints a table and writes the same figures, with every sample, as JSON to
-``bench/results/page.json`` (git-ignored; ``--json PATH`` for another file).
-It asserts nothing about speed: it only reports.  Timings on a shared or
-loaded machine are noisy; the load average at the start and the end is in
-the JSON.
+It prints medians (and the ratios to ``bare warm``), and writes every sample
+as JSON to ``bench/results/page.json`` (git-ignored).  It asserts nothing about
+speed.  The load average at the start and the end is reported: on a shared
+machine, compare only figures of one run.
 """
 
 from __future__ import annotations
@@ -74,13 +68,14 @@ import argparse
 import contextlib
 import datetime
 import json
-import math
 import os
 import platform
+import shutil
 import statistics
 import sys
 import tempfile
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -100,64 +95,97 @@ DEAL = 1
 MOVE = "1a"  # column 1's bottom card to free cell a: legal on deal 1, not a move home
 VIEWPORT = {"width": 1280, "height": 800}
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
-READY_TIMEOUT_MS = 180_000  # Pyodide boots in seconds; far longer on a loaded machine
-STEP_TIMEOUT_MS = 20_000
+TIMEOUT_MS = 180_000  # a boot on a loaded machine can take long
+STEP_MS = 20_000
 DEFAULT_JSON = ROOT / "bench" / "results" / "page.json"
-BYTES_METHOD = (
-    "sum of encodedDataLength of CDP Network.loadingFinished events of the page's target "
-    "(bytes on the wire, headers included); Resource Timing transferSize and encodedBodySize "
-    "sums (navigation + resource entries) recorded as a cross-check"
-)
+SIGNAL = "__bench:"  # console messages the init script sends the harness
 
-# Installed in every document before its own scripts run.  Everything is
-# timed with the page's clock; Python only reads window.__bench afterwards.
+# In every document before its own scripts.  Everything is timed on the page's
+# clock; the harness hears of ready, the first move and the worker by console
+# messages (no polling from Python: it would cost the page's main thread).
 INIT_JS = """
 (() => {
   const b = window.__bench = {
-    ready: null, firstMove: null, firstDown: null,
-    pointerup: null, mutation: null, frame: null,
+    ready: null, table: null, firstMove: null, firstDown: null, worker: null, workerBoot: null,
+    workerWasm: null, pointerup: null, mutation: null, frame: null,
   };
+  const say = (what) => console.debug('__bench:' + what);
+  const channel = new MessageChannel();
+  let afterFrame = null;
+  channel.port1.onmessage = () => { if (afterFrame) { const f = afterFrame; afterFrame = null; f(); } };
   document.addEventListener('pointerdown', () => {
     if (b.ready !== null && b.firstDown === null) b.firstDown = performance.now();
   }, true);
   document.addEventListener('pointerup', () => {
-    b.pointerup = performance.now();
-    b.mutation = null;
-    b.frame = null;
+    b.pointerup = performance.now(); b.mutation = null; b.frame = null;
   }, true);
   new MutationObserver((records) => {
     const t = performance.now();
     for (const r of records) {
       const el = r.target;
+      if (r.type === 'childList' && b.table === null) {
+        for (const n of r.addedNodes) {
+          if (n.nodeType === 1 && (n.matches('g.card') || n.querySelector('g.card'))) {
+            b.table = -1;
+            requestAnimationFrame(() => {
+              afterFrame = () => { b.table = performance.now(); };
+              channel.port2.postMessage(0);
+            });
+            break;
+          }
+        }
+      }
+      if (r.type !== 'attributes') continue;
       if (el === document.documentElement && r.attributeName === 'data-state'
-          && el.getAttribute('data-state') === 'ready' && b.ready === null) b.ready = t;
+          && el.getAttribute('data-state') === 'ready' && b.ready === null) { b.ready = t; say('ready'); }
       if (r.attributeName === 'data-value' && el.getAttribute('data-status') === 'moves'
-          && el.getAttribute('data-value') === '1' && b.firstMove === null) b.firstMove = t;
+          && el.getAttribute('data-value') === '1' && b.firstMove === null) { b.firstMove = t; say('move'); }
     }
-  }).observe(document, {subtree: true, attributes: true,
+  }).observe(document, {subtree: true, childList: true, attributes: true,
                         attributeFilter: ['data-state', 'data-value']});
   const cards = new MutationObserver(() => {
-    const t = performance.now();
     if (b.pointerup !== null && b.mutation === null) {
-      b.mutation = t;
+      b.mutation = performance.now();
       requestAnimationFrame(() => { b.frame = performance.now(); });
     }
   });
-  const watch = () => {
+  document.addEventListener('DOMContentLoaded', () => {
     const g = document.getElementById('cards');
     if (g) cards.observe(g, {subtree: true, attributes: true, attributeFilter: ['data-pile', 'style']});
-  };
-  if (document.readyState === 'loading') {
-    document.addEventListener('DOMContentLoaded', watch, {once: true});
-  } else {
-    watch();
+  }, {once: true});
+  if (typeof Worker === 'function') {
+    const Original = Worker;
+    const Wrapped = function (url, options) {
+      const w = new Original(url, options);
+      w.addEventListener('message', (e) => {
+        let d = e.data;
+        if (typeof d === 'string') { try { d = JSON.parse(d); } catch (x) { return; } }
+        if (d && d.type === 'ready' && b.worker === null) {
+          b.worker = performance.now(); b.workerBoot = d.boot || null; b.workerWasm = d.wasm_bytes || null;
+          say('worker');
+        }
+      });
+      return w;
+    };
+    Wrapped.prototype = Original.prototype;
+    window.Worker = Wrapped;
   }
 })();
 """
 
-# The points to press: a visible point of the card and of the pile's drop
-# area (each checked with elementFromPoint), after running animations end
-# when asked to.
+STATIC_HTML = ("<!doctype html><html><head><title>static</title></head>"
+               "<body><p>A static page.</p></body></html>\n")
+BARE_HTML = """<!doctype html><html data-state="loading"><head><title>bare</title>
+<script type="module" src="./bare.mjs"></script></head><body><p>bare loadPyodide()</p></body></html>
+"""
+BARE_MJS = """import { loadPyodide } from "./vendor/pyodide/pyodide.mjs";
+const pyodide = await loadPyodide();
+pyodide.runPython("1 + 1");
+document.documentElement.dataset.wasm = String(pyodide._module.HEAP8.byteLength);
+document.documentElement.dataset.state = "ready";
+"""
+NPM_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+
 POINTS_JS = """
 async ([card, pile, settle]) => {
   if (settle) {
@@ -183,18 +211,20 @@ async ([card, pile, settle]) => {
 }
 """
 
-READ_LOAD_JS = """
-() => {
+READ_JS = """
+async (ours) => {
   const b = window.__bench;
   const fcp = performance.getEntriesByName('first-contentful-paint')[0];
-  const entries = [...performance.getEntriesByType('navigation'),
-                   ...performance.getEntriesByType('resource')];
+  let info = null;
+  if (ours) {
+    try { info = await (await import('./static/runtime.mjs')).runtimeInfo(); } catch (e) { info = null; }
+  }
+  const wasm = document.documentElement.dataset.wasm;
   return {
-    fcp: fcp ? fcp.startTime : null,
-    ready: b.ready, firstMove: b.firstMove, firstDown: b.firstDown,
-    transferSize: entries.reduce((s, e) => s + (e.transferSize || 0), 0),
-    encodedBodySize: entries.reduce((s, e) => s + (e.encodedBodySize || 0), 0),
-    entries: entries.length,
+    fcp: fcp ? fcp.startTime : null, table: b.table > 0 ? b.table : null, ready: b.ready,
+    firstMove: b.firstMove, firstDown: b.firstDown, worker: b.worker, workerBoot: b.workerBoot,
+    workerWasm: b.workerWasm, boot: info ? info.boot : (document.documentElement.dataset.boot || null),
+    pageWasm: info ? info.wasmBytes : (wasm ? Number(wasm) : null),
   };
 }
 """
@@ -211,11 +241,19 @@ MOVED_JS = """
 }
 """
 
+PREFETCH_JS = """
+async () => {
+  const text = await (await fetch('/static/runtime.mjs')).text();
+  const build = JSON.parse(text.match(/^const BUILD = (\\{.*\\});$/m)[1]);
+  for (const entry of Object.values(build.snapshots)) {
+    await (await fetch(new URL(entry.url, new URL('/static/', location.href)))).arrayBuffer();
+  }
+  return Object.keys(build.snapshots).length;
+}
+"""
 
-# --- the site ------------------------------------------------------------------------
 
-
-# --- network accounting ----------------------------------------------------------------
+# --- network accounting -------------------------------------------------------------------
 
 
 @dataclass
@@ -223,96 +261,129 @@ class NetLog:
     """The page target's requests, from CDP Network events, since the last reset."""
 
     cdp: CDPSession
-    files: dict[str, dict[str, Any]] = field(default_factory=dict)  # by request id
-    wire: dict[str, int] = field(default_factory=dict)  # status on the wire, by request id
-    pending: set[str] = field(default_factory=set)
+    files: dict[str, dict[str, Any]] = field(default_factory=dict)
+    wire: dict[str, int] = field(default_factory=dict)
     foreign: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.cdp.on("Network.requestWillBeSent", self._sent)
-        self.cdp.on("Network.responseReceived", self._response)
         self.cdp.on("Network.responseReceivedExtraInfo", self._wire)
-        self.cdp.on("Network.requestServedFromCache", self._cached)
         self.cdp.on("Network.loadingFinished", self._finished)
-        self.cdp.on("Network.loadingFailed", self._failed)
         self.cdp.send("Network.enable")
 
     def reset(self) -> None:
-        self.files, self.wire, self.pending, self.foreign = {}, {}, set(), []
+        self.files, self.wire = {}, {}
 
     def _sent(self, p: dict[str, Any]) -> None:
         if p.get("redirectResponse"):
-            return  # the same request id goes on
+            return
         url = p["request"]["url"]
-        self.files[p["requestId"]] = {"url": url, "status": None, "bytes": None,
-                                      "from_cache": False, "failed": False}
-        self.pending.add(p["requestId"])
+        self.files[p["requestId"]] = {"url": url, "bytes": 0.0}
         parts = urlsplit(url)
         if parts.scheme in ("http", "https", "ws", "wss") and parts.hostname not in LOCAL_HOSTS:
             self.foreign.append(url)
 
-    def _response(self, p: dict[str, Any]) -> None:
-        if p["requestId"] in self.files:
-            self.files[p["requestId"]]["status"] = p["response"].get("status")
-
     def _wire(self, p: dict[str, Any]) -> None:
-        # May come before requestWillBeSent.  A fetch() that a 304 revalidated
-        # is a 200 to the page (and in responseReceived); here it is the 304.
         self.wire[p["requestId"]] = int(p.get("statusCode", 0))
-
-    def _cached(self, p: dict[str, Any]) -> None:
-        if p["requestId"] in self.files:
-            self.files[p["requestId"]]["from_cache"] = True
 
     def _finished(self, p: dict[str, Any]) -> None:
         if p["requestId"] in self.files:
             self.files[p["requestId"]]["bytes"] = float(p.get("encodedDataLength", 0))
-        self.pending.discard(p["requestId"])
 
-    def _failed(self, p: dict[str, Any]) -> None:
-        if p["requestId"] in self.files:
-            self.files[p["requestId"]]["failed"] = True
-        self.pending.discard(p["requestId"])
+    def sent(self) -> list[tuple[str, float]]:
+        """The files whose body came over the wire (200 there), biggest first."""
+        return sorted(((f["url"], f["bytes"]) for r, f in self.files.items() if self.wire.get(r) == 200),
+                      key=lambda x: -x[1])
 
-    def settle(self, page: Page, timeout_ms: int = 10_000) -> None:
-        """Let the events of requests still open arrive (the sync API delivers them while waiting)."""
-        waited = 0
-        while self.pending and waited < timeout_ms:
-            page.wait_for_timeout(50)
-            waited += 50
-
-    def table(self, base: str) -> list[dict[str, Any]]:
-        """One row per request: URL (relative to ``base``), statuses, bytes on the wire."""
-        return [{**f, "url": f["url"].removeprefix(base), "wire_status": self.wire.get(rid)}
-                for rid, f in self.files.items()]
+    def totals(self) -> dict[str, float]:
+        return {
+            "bytes": sum(f["bytes"] for f in self.files.values()),
+            "requests": len(self.files),
+            "not_modified": sum(self.wire.get(r) == 304 for r in self.files),
+        }
 
 
-# --- one load ----------------------------------------------------------------------------
+# --- a trace of one load ---------------------------------------------------------------
+
+
+class Trace:
+    """CDP tracing of the page's target (category ``toplevel``), for main-thread CPU."""
+
+    def __init__(self, cdp: CDPSession) -> None:
+        self.cdp = cdp
+        self.events: list[dict[str, Any]] = []
+        self.done = False
+        cdp.on("Tracing.dataCollected", lambda e: self.events.extend(e["value"]))
+        cdp.on("Tracing.tracingComplete", lambda e: setattr(self, "done", True))
+
+    def start(self) -> None:
+        self.events, self.done = [], False
+        self.cdp.send("Tracing.start", {"transferMode": "ReportEvents", "traceConfig": {
+            "includedCategories": ["toplevel", "blink.user_timing", "__metadata"],
+            "recordMode": "recordAsMuchAsPossible"}})
+
+    def stop(self, page: Page) -> None:
+        self.cdp.send("Tracing.end")
+        for _ in range(400):
+            if self.done:
+                return
+            page.wait_for_timeout(25)
+
+    def cpu(self, url: str, until_ms: float | None, thread: str = "CrRendererMain") -> float | None:
+        """Thread time (ms) of the top-level tasks of ``thread`` from the navigation start to ``until_ms``."""
+        if until_ms is None:
+            return None
+        names = {(e["pid"], e["tid"]): e.get("args", {}).get("name") for e in self.events
+                 if e.get("ph") == "M" and e.get("name") == "thread_name"}
+        starts = [e for e in self.events if e.get("name") == "navigationStart"
+                  and str(e.get("args", {}).get("data", {}).get("documentLoaderURL", "")).startswith(url)]
+        if not starts:
+            return None
+        nav = starts[-1]
+        pid = nav["pid"]
+        end = nav["ts"] + until_ms * 1000
+        total = 0.0
+        for key in {k for k, v in names.items() if v and v.startswith(thread) and k[0] == pid}:
+            tasks = sorted((e for e in self.events if (e["pid"], e["tid"]) == key and e.get("ph") == "X"
+                            and e.get("cat") == "toplevel" and nav["ts"] <= e["ts"] <= end),
+                           key=lambda e: e["ts"])
+            covered = 0.0
+            for e in tasks:  # only the outermost tasks
+                if e["ts"] >= covered:
+                    total += e.get("tdur", 0) / 1000
+                    covered = e["ts"] + e.get("dur", 0)
+        return total
+
+
+# --- one load ---------------------------------------------------------------------------------
 
 
 @dataclass
-class LoadSample:
-    fcp_ms: float | None
-    ready_ms: float
-    first_move_ms: float
-    ready_to_input_ms: float | None
-    bytes: float
-    requests: int
-    not_modified: int
-    full_downloads: int
-    from_cache: int
-    failed: int
-    rt_transfer_size: float
-    rt_encoded_body_size: float
-    rt_entries: int
-    files: list[dict[str, Any]] = field(default_factory=list)  # url, status, bytes, from_cache
+class Sample:
+    kind: str
+    round: int
+    fcp_ms: float | None = None
+    table_ms: float | None = None
+    ready_ms: float | None = None
+    first_move_ms: float | None = None
+    ready_to_input_ms: float | None = None
+    worker_ready_ms: float | None = None
+    worker_after_ready_ms: float | None = None
+    cpu_to_ready_ms: float | None = None
+    worker_cpu_ms: float | None = None
+    boot: str | None = None
+    worker_boot: str | None = None
+    page_wasm_mb: float | None = None
+    worker_wasm_mb: float | None = None
+    js_heap_mb: float | None = None
+    bytes: float | None = None
+    requests: float | None = None
+    not_modified: float | None = None
 
 
-NUMERIC = (
-    "fcp_ms", "ready_ms", "first_move_ms", "ready_to_input_ms",
-    "bytes", "requests", "not_modified", "full_downloads", "from_cache", "failed",
-    "rt_transfer_size", "rt_encoded_body_size", "rt_entries",
-)
+NUMERIC = ("fcp_ms", "table_ms", "ready_ms", "first_move_ms", "ready_to_input_ms", "worker_ready_ms",
+           "worker_after_ready_ms", "cpu_to_ready_ms", "worker_cpu_ms", "page_wasm_mb", "worker_wasm_mb",
+           "js_heap_mb", "bytes", "requests", "not_modified")
 
 
 def tap(page: Page, point: dict[str, float]) -> None:
@@ -321,180 +392,278 @@ def tap(page: Page, point: dict[str, float]) -> None:
     page.mouse.up()
 
 
-def points(page: Page, card: str, pile: str, settle: bool) -> tuple[dict[str, float], dict[str, float]]:
-    p = page.evaluate(POINTS_JS, [card, pile, settle])
-    if p["card"] is None or p["pile"] is None:
-        raise RuntimeError(f"cannot find a visible point of the card {card} or the pile {pile}: {p}")
-    return p["card"], p["pile"]
+def signal(page: Page, what: str, timeout: float) -> Any:
+    """A context manager that waits, when it exits, for the init script's console message ``what``."""
+    return page.expect_console_message(lambda m: m.text == SIGNAL + what, timeout=timeout)
 
 
-def wait_ready(page: Page) -> None:
-    page.wait_for_function(
-        "() => ['ready', 'failed'].includes(document.documentElement.dataset.state)",
-        polling="raf",
-        timeout=READY_TIMEOUT_MS,
-    )
-    state = page.evaluate("() => document.documentElement.dataset.state")
-    if state != "ready":
-        raise RuntimeError(f"the page failed to start: html[data-state={state}]")
+class Load:
+    """Loads of one profile: a page with its trace and network log."""
+
+    def __init__(self, ctx: BrowserContext) -> None:
+        self.ctx = ctx
+        self.page = ctx.pages[0] if ctx.pages else ctx.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda err: self.errors.append(str(err)))
+        self.cdp = ctx.new_cdp_session(self.page)
+        self.net = NetLog(self.cdp)
+        self.trace = Trace(self.cdp)
+        self.cdp.send("Runtime.enable")
+
+    def measure(self, kind: str, rnd: int, url: str, card: str | None, pile: str | None,
+                ours: bool) -> Sample:
+        page = self.page
+        self.net.reset()
+        self.trace.start()
+        worker_expected = card is not None
+        with contextlib.ExitStack() as stack:
+            if worker_expected:  # waited for when the stack closes
+                stack.enter_context(signal(page, "worker", TIMEOUT_MS))
+            if kind == "static":
+                page.goto(url, wait_until="load", timeout=TIMEOUT_MS)
+                ready_at = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")
+            else:
+                with signal(page, "ready", TIMEOUT_MS):
+                    page.goto(url, wait_until="commit", timeout=TIMEOUT_MS)
+                ready_at = None
+            if card is not None and pile is not None:
+                points = page.evaluate(POINTS_JS, [card, pile, False])
+                with signal(page, "move", STEP_MS):
+                    tap(page, points["card"])
+                    tap(page, points["pile"])
+        r = page.evaluate(READ_JS, ours)
+        self.trace.stop(page)
+        heap = self.cdp.send("Runtime.getHeapUsage")
+        s = Sample(kind=kind, round=rnd)
+        s.fcp_ms, s.table_ms, s.first_move_ms = r["fcp"], r["table"], r["firstMove"]
+        s.ready_ms = r["ready"] if ready_at is None else float(ready_at)
+        if r["firstDown"] is not None and r["ready"] is not None:
+            s.ready_to_input_ms = r["firstDown"] - r["ready"]
+        s.worker_ready_ms = r["worker"]
+        if r["worker"] is not None and s.ready_ms is not None:
+            s.worker_after_ready_ms = r["worker"] - s.ready_ms
+        base = url.split("?")[0]
+        s.cpu_to_ready_ms = self.trace.cpu(base, s.ready_ms)
+        s.worker_cpu_ms = self.trace.cpu(base, r["worker"], thread="DedicatedWorker")
+        s.boot, s.worker_boot = r["boot"], r["workerBoot"]
+        s.page_wasm_mb = None if r["pageWasm"] is None else r["pageWasm"] / 2**20
+        s.worker_wasm_mb = None if r["workerWasm"] is None else r["workerWasm"] / 2**20
+        s.js_heap_mb = heap["usedSize"] / 2**20
+        t = self.net.totals()
+        s.bytes, s.requests, s.not_modified = t["bytes"], t["requests"], t["not_modified"]
+        # the next load starts the deal afresh: leave the page (which saves the
+        # game as it goes), then forget the saved game
+        origin = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}"
+        page.goto("about:blank")
+        self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "local_storage"})
+        return s
+
+    def prefetch_snapshots(self, url: str) -> None:
+        self.page.goto(url, wait_until="domcontentloaded")
+        self.page.evaluate(PREFETCH_JS)
+        self.page.goto("about:blank")
+
+    def wait_controlled(self, url: str) -> None:
+        self.page.goto(url, wait_until="domcontentloaded")
+        self.page.evaluate("() => navigator.serviceWorker.ready.then(() => { window.__swReady = true; })")
+        self.page.wait_for_function(
+            "() => window.__swReady === true && navigator.serviceWorker.controller !== null",
+            timeout=TIMEOUT_MS)
+        self.page.goto("about:blank")
 
 
-def describe_message(page: Page) -> str:
-    msg = page.locator("[data-role=message]")
-    return f"message {msg.inner_text()!r}, reason {msg.get_attribute('data-reason')!r}"
+# --- sites ------------------------------------------------------------------------------------
 
 
-def measure_load(page: Page, net: NetLog, url: str, card: str, pile: str) -> LoadSample:
-    """Navigate, make the first move as soon as the cards are ready, read the page's clock."""
-    net.reset()
-    page.goto(url, wait_until="commit", timeout=READY_TIMEOUT_MS)
-    wait_ready(page)
-    src, dst = points(page, card, pile, settle=False)
-    tap(page, src)
-    tap(page, dst)
-    try:
-        page.wait_for_function("() => window.__bench.firstMove !== null", timeout=STEP_TIMEOUT_MS)
-    except Exception as e:
-        raise RuntimeError(f"the first move was not accepted: {describe_message(page)}") from e
-    r = page.evaluate(READ_LOAD_JS)
-    net.settle(page)
-    files = net.table(url.split("?")[0])
-    return LoadSample(
-        fcp_ms=r["fcp"],
-        ready_ms=r["ready"],
-        first_move_ms=r["firstMove"],
-        ready_to_input_ms=None if r["firstDown"] is None else r["firstDown"] - r["ready"],
-        bytes=sum(f["bytes"] or 0.0 for f in files),
-        requests=len(files),
-        not_modified=sum(f["wire_status"] == 304 for f in files),
-        full_downloads=sum(f["wire_status"] == 200 for f in files),
-        from_cache=sum(f["from_cache"] for f in files),
-        failed=sum(f["failed"] for f in files),
-        rt_transfer_size=r["transferSize"],
-        rt_encoded_body_size=r["encodedBodySize"],
-        rt_entries=r["entries"],
-        files=files,
-    )
+@contextlib.contextmanager
+def plain_sites() -> Iterator[Path]:
+    """A folder with the static page and the bare Pyodide page (npm files)."""
+    with tempfile.TemporaryDirectory(prefix="freecell-bench-bare-") as tmp:
+        root = Path(tmp)
+        (root / "static.html").write_text(STATIC_HTML)
+        (root / "bare.html").write_text(BARE_HTML)
+        (root / "bare.mjs").write_text(BARE_MJS)
+        (root / "vendor" / "pyodide").mkdir(parents=True)
+        for name in NPM_FILES:
+            shutil.copy2(build.NODE_MODULES / "pyodide" / name, root / "vendor" / "pyodide" / name)
+        for name in ("pyodide.asm.wasm", "pyodide.asm.mjs"):  # as our build precompresses them
+            gz = build.DIST / "vendor" / "pyodide" / (name + ".gz")
+            if gz.exists():
+                shutil.copy2(gz, root / "vendor" / "pyodide" / (name + ".gz"))
+        yield root
 
 
-# --- move latency ------------------------------------------------------------------------
+def sequences(args: argparse.Namespace) -> list[tuple[str, str, list[str]]]:
+    """(site, service workers, kinds measured in that profile, in order)."""
+    out = [("plain", "block", ["static"]), ("plain", "block", ["bare cold", "bare warm"]),
+           ("ours", "block", ["cold", "warm"]), ("ours", "allow", ["sw"])]
+    if args.baseline:
+        out += [("base", "block", ["base cold", "base warm"]), ("base", "allow", ["base sw"])]
+    return out
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    from importlib.metadata import version
+
+    game = Game(DEAL)
+    move = Move.parse(MOVE)
+    card = card_text(game.position.columns[move.src.index][-1])
+    pile = move.dst.text()
+    start_load = [round(x, 2) for x in os.getloadavg()]
+    samples: list[Sample] = []
+    errors: list[str] = []
+    foreign: list[str] = []
+    latency: list[float] = []
+    to_frame: list[float] = []
+    build.Handler.precompressed = not args.identity
+    launch = build.chromium_launch_args()
+    with contextlib.ExitStack() as stack:
+        ours_dir = stack.enter_context(build.built_copy())
+        plain_dir = stack.enter_context(plain_sites())
+        urls = {"ours": stack.enter_context(build.serving(ours_dir)),
+                "plain": stack.enter_context(build.serving(plain_dir))}
+        if args.baseline:
+            urls["base"] = stack.enter_context(build.serving(args.baseline))
+        pw = stack.enter_context(sync_playwright())
+        chromium = ""
+        for rnd in range(1, args.runs + 1):
+            for site, workers, kinds in sequences(args):
+                with tempfile.TemporaryDirectory(prefix="freecell-bench-profile-") as profile:
+                    ctx = pw.chromium.launch_persistent_context(
+                        profile, viewport=VIEWPORT, locale="en-GB", service_workers=workers, **launch)
+                    if not chromium:
+                        agent = ctx.pages[0].evaluate("() => navigator.userAgent")
+                        chromium = agent.split("Chrome/")[-1].split(" ")[0]
+                    try:
+                        ctx.add_init_script(INIT_JS)
+                        load = Load(ctx)
+                        game_page = site != "plain"
+                        for kind in kinds:
+                            if kind == "static":
+                                url = urls[site] + "static.html"
+                            elif kind.startswith("bare"):
+                                url = urls[site] + "bare.html"
+                            else:
+                                url = urls[site] + f"?deal={DEAL}"
+                            if kind == "warm":
+                                load.prefetch_snapshots(urls[site] + "static/README.txt")
+                            if kind in ("sw", "base sw"):
+                                # the first visit registers the service worker; the revisit is measured
+                                load.measure("first visit", rnd, url, card, pile, site == "ours")
+                                load.wait_controlled(urls[site] + "static/README.txt")
+                            s = load.measure(kind, rnd, url, card if game_page else None,
+                                             pile if game_page else None, site == "ours")
+                            samples.append(s)
+                            print(f"round {rnd} {kind:10}: ready {fmt(s.ready_ms)}, table {fmt(s.table_ms)}, "
+                                  f"worker +{fmt(s.worker_after_ready_ms)}, CPU {fmt(s.cpu_to_ready_ms)}, "
+                                  f"boot {s.boot}/{s.worker_boot}, {fmt_bytes(s.bytes)}",
+                                  file=sys.stderr, flush=True)
+                        if kinds == ["sw"] and rnd == args.runs and args.moves:
+                            with signal(load.page, "ready", TIMEOUT_MS):
+                                load.page.goto(urls[site] + f"?deal={DEAL}", wait_until="commit")
+                            latency, to_frame = measure_moves(load.page, args.moves, card, pile)
+                        errors += load.errors
+                        foreign += load.net.foreign
+                    finally:
+                        ctx.close()
+    return {
+        "meta": {
+            "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "deal": DEAL, "runs": args.runs, "moves": args.moves, "chromium": chromium,
+            "chromium_path": launch.get("executable_path", "playwright's chromium"),
+            "playwright": version("playwright"), "python": platform.python_version(),
+            "cpus": os.cpu_count(), "loadavg_start": start_load,
+            "loadavg_end": [round(x, 2) for x in os.getloadavg()],
+            "precompressed": not args.identity, "baseline": str(args.baseline or ""),
+            "foreign_requests": sorted(set(foreign)), "page_errors": errors,
+        },
+        "samples": [s.__dict__ for s in samples],
+        "medians": medians(samples),
+        "move_latency": {"moves": len(latency), "pointerup_to_mutation_ms": latency,
+                         "pointerup_to_next_frame_ms": to_frame},
+    }
 
 
 def measure_moves(page: Page, n: int, card: str, pile: str) -> tuple[list[float], list[float]]:
-    """``n`` moves (each undone afterwards): pointerup → #cards mutated, and → next frame."""
+    """``n`` moves (each undone): pointerup -> #cards mutated, and -> the next frame."""
     latency: list[float] = []
     to_frame: list[float] = []
     undo = page.locator(".actionbar [data-action=undo]")
-    for i in range(n):
-        src, dst = points(page, card, pile, settle=True)
-        tap(page, src)
-        tap(page, dst)
-        try:
-            handle = page.wait_for_function(MOVED_JS, arg=[card, pile], timeout=STEP_TIMEOUT_MS)
-        except Exception as e:
-            raise RuntimeError(f"move {i + 1} was not played: {describe_message(page)}") from e
+    for _ in range(n):
+        p = page.evaluate(POINTS_JS, [card, pile, True])
+        tap(page, p["card"])
+        tap(page, p["pile"])
+        handle = page.wait_for_function(MOVED_JS, arg=[card, pile], timeout=STEP_MS)
         t = handle.json_value()
         handle.dispose()
         latency.append(t["mutation"] - t["pointerup"])
         to_frame.append(t["frame"] - t["pointerup"])
-        undo.click(timeout=STEP_TIMEOUT_MS)
-        page.wait_for_selector('[data-status=moves][data-value="0"]', state="attached",
-                               timeout=STEP_TIMEOUT_MS)
+        undo.click(timeout=STEP_MS)
+        page.wait_for_selector('[data-status=moves][data-value="0"]', state="attached", timeout=STEP_MS)
     return latency, to_frame
 
 
-# --- statistics and report ----------------------------------------------------------------
+# --- report --------------------------------------------------------------------------------
 
 
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (``q`` in 0-100)."""
-    s = sorted(values)
-    return s[max(0, math.ceil(q / 100 * len(s)) - 1)]
+KINDS = ("static", "bare cold", "bare warm", "cold", "warm", "sw", "base cold", "base warm", "base sw")
 
 
-def summary(values: list[float]) -> dict[str, float]:
-    return {
-        "median": statistics.median(values),
-        "p95": percentile(values, 95),
-        "mean": statistics.fmean(values),
-        "min": min(values),
-        "max": max(values),
-    }
+def medians(samples: list[Sample]) -> dict[str, dict[str, float | None]]:
+    out: dict[str, dict[str, float | None]] = {}
+    for kind in KINDS:
+        mine = [s for s in samples if s.kind == kind]
+        if not mine:
+            continue
+        row: dict[str, float | None] = {}
+        for key in NUMERIC:
+            values = [getattr(s, key) for s in mine if getattr(s, key) is not None]
+            row[key] = statistics.median(values) if values else None
+        out[kind] = row
+    return out
 
 
-def median_of(samples: list[LoadSample], key: str) -> float | None:
-    values = [getattr(s, key) for s in samples if getattr(s, key) is not None]
-    return statistics.median(values) if values else None
-
-
-def fmt_ms(v: float | None) -> str:
-    return "n/a" if v is None else f"{v:,.1f} ms"
+def fmt(v: float | None) -> str:
+    return "n/a" if v is None else f"{v:,.0f}"
 
 
 def fmt_bytes(v: float | None) -> str:
     if v is None:
         return "n/a"
-    if v >= 1_000_000:
-        return f"{v / 1_000_000:,.2f} MB"
-    if v >= 1_000:
-        return f"{v / 1_000:,.1f} kB"
-    return f"{v:,.0f} B"
+    return f"{v / 1e6:,.2f} MB" if v >= 1e6 else f"{v / 1e3:,.1f} kB"
 
 
-def count(v: float | None) -> str:
-    return "n/a" if v is None else f"{v:g}"
-
-
-def report_text(result: dict[str, Any]) -> str:
-    meta = result["meta"]
-    load = result["load"]
+def report(result: dict[str, Any]) -> str:
+    meta, med = result["meta"], result["medians"]
     lines = [
-        f"FreeCell page benchmark: deal {meta['deal']}, {meta['runs']} cold + {meta['runs']} warm loads, "
-        f"{meta['moves']} moves",
-        f"Chromium {meta['chromium']} ({meta['chromium_path']}), Playwright {meta['playwright']}, "
-        f"{meta['cpus']} CPUs, load average {meta['loadavg_start']} -> {meta['loadavg_end']}",
+        f"FreeCell start-up: {meta['runs']} interleaved rounds, deal {meta['deal']}; "
+        f"Chromium {meta['chromium']}, {meta['cpus']} CPUs, "
+        f"load average {meta['loadavg_start']} -> {meta['loadavg_end']}, "
+        f"precompressed files {'on' if meta['precompressed'] else 'off'}",
         "",
-        "Load (medians, ms from navigation start)   cold           warm",
+        "medians, ms from navigation start   paint   table   ready    move  worker  +worker  CPU>ready"
+        "  xbare    bytes  304s  page/worker wasm MB  JS heap MB  boot",
     ]
-    rows = [
-        ("first table paint (FCP)", "fcp_ms", fmt_ms),
-        ("cards ready (data-state=ready)", "ready_ms", fmt_ms),
-        ("first move accepted", "first_move_ms", fmt_ms),
-        ("  of which ready -> first pointerdown", "ready_to_input_ms", fmt_ms),
-        ("bytes on the wire (CDP)", "bytes", fmt_bytes),
-        ("requests", "requests", count),
-        ("  answered 304 Not Modified", "not_modified", count),
-        ("  answered 200 (body sent)", "full_downloads", count),
-        ("Resource Timing transferSize", "rt_transfer_size", fmt_bytes),
-        ("Resource Timing encodedBodySize", "rt_encoded_body_size", fmt_bytes),
-    ]
-    for label, key, fmt in rows:
-        cold = load["cold"]["median"][key]
-        warm = load["warm"]["median"][key]
-        lines.append(f"  {label:<40} {fmt(cold):>14} {fmt(warm):>14}")
-    full = load["warm"]["sent_in_full"]
-    lines.append(f"  HTTP cache: {meta['cache']}")
-    if full:
-        lines.append("  sent in full again on warm loads (status 200 on the wire): "
-                     + ", ".join(f"{f['url']} ({fmt_bytes(f['bytes'])})" for f in full))
-        if not meta["cache"].startswith("a fresh persistent"):
-            lines.append("    (the in-memory cache of a new context did not keep it; "
-                         "--disk-cache measures with an on-disk cache, as a browser profile has)")
+    bare = (med.get("bare warm") or {}).get("ready_ms")
+    bare_cpu = (med.get("bare warm") or {}).get("cpu_to_ready_ms")
+    for kind, row in med.items():
+        ratio = "" if not bare or row["ready_ms"] is None else f"{row['ready_ms'] / bare:.2f}"
+        boots = sorted({f"{s['boot']}/{s['worker_boot']}" for s in result["samples"] if s["kind"] == kind})
+        lines.append(
+            f"  {kind:33} {fmt(row['fcp_ms']):>6} {fmt(row['table_ms']):>7} {fmt(row['ready_ms']):>7} "
+            f"{fmt(row['first_move_ms']):>7} {fmt(row['worker_ready_ms']):>7} "
+            f"{fmt(row['worker_after_ready_ms']):>8} {fmt(row['cpu_to_ready_ms']):>10} {ratio:>6} "
+            f"{fmt_bytes(row['bytes']):>9} {fmt(row['not_modified']):>5} "
+            f"{fmt(row['page_wasm_mb']):>9}/{fmt(row['worker_wasm_mb']):<9} {row['js_heap_mb'] or 0:>9.1f}  "
+            + ",".join(boots))
+    if bare and bare_cpu:
+        lines.append(f"  (xbare: ready over 'bare warm' ready; bare warm main-thread CPU {bare_cpu:,.0f} ms)")
     lat = result["move_latency"]
-    lines += [
-        "",
-        f"Move latency over {lat['moves']} moves (tap-tap, each undone; ms)"
-        "   median      p95      min      max",
-    ]
-    for label, key in (("pointerup -> #cards mutated", "pointerup_to_mutation_ms"),
-                       ("pointerup -> next animation frame", "pointerup_to_next_frame_ms")):
-        s = lat[key]
-        lines.append(f"  {label:<58} {s['median']:>7.1f} {s['p95']:>8.1f} {s['min']:>8.1f} {s['max']:>8.1f}")
-    lines += [
-        "",
-        f"bytes: {meta['bytes_method']}",
-        "Timings from a shared machine are noisy; compare runs made under the same load.",
-    ]
+    if lat["moves"]:
+        m = statistics.median(lat["pointerup_to_mutation_ms"])
+        f = statistics.median(lat["pointerup_to_next_frame_ms"])
+        lines.append(f"\nmove latency over {lat['moves']} moves (median): "
+                     f"pointerup -> #cards mutated {m:.1f} ms, -> next frame {f:.1f} ms")
     if meta["foreign_requests"]:
         lines.append("WARNING: requests left localhost: " + ", ".join(meta["foreign_requests"]))
     if meta["page_errors"]:
@@ -502,155 +671,24 @@ def report_text(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def load_block(samples: list[LoadSample]) -> dict[str, Any]:
-    return {
-        "median": {k: median_of(samples, k) for k in NUMERIC},
-        "runs": [asdict(s) for s in samples],
-    }
-
-
-# --- main -------------------------------------------------------------------------------
-
-
-def new_context(browser: Any) -> BrowserContext:
-    ctx: BrowserContext = browser.new_context(viewport=VIEWPORT, locale="en-GB")
-    # No ctx.route() here: Playwright turns the HTTP cache off when routing is on.
-    ctx.add_init_script(INIT_JS)
-    return ctx
-
-
-def loadavg() -> list[float]:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        return []
-
-
-def sent_in_full(samples: list[LoadSample], min_bytes: float = 1_000) -> list[dict[str, Any]]:
-    """The files whose body came over the wire (status 200 there) in any of these loads."""
-    out: dict[str, float] = {}
-    for s in samples:
-        for f in s.files:
-            if f["wire_status"] == 200 and (f["bytes"] or 0) >= min_bytes:
-                out[f["url"]] = max(out.get(f["url"], 0.0), f["bytes"])
-    return [{"url": u, "bytes": b} for u, b in sorted(out.items(), key=lambda kv: -kv[1])]
-
-
-def run(runs: int, moves: int, disk_cache: bool = False) -> dict[str, Any]:
-    from importlib.metadata import version
-
-    game = Game(DEAL)
-    move = Move.parse(MOVE)
-    if game.check(move) is not None:
-        raise RuntimeError(f"{MOVE} is not legal on deal {DEAL}")
-    card = card_text(game.position.columns[move.src.index][-1])
-    pile = move.dst.text()
-    start_load = loadavg()
-    cold: list[LoadSample] = []
-    warm: list[LoadSample] = []
-    page_errors: list[str] = []
-    foreign: list[str] = []
-    with build.built_copy() as site, build.serving(site) as base, sync_playwright() as pw:
-        url = f"{base}?deal={DEAL}"
-        launch = build.chromium_launch_args()
-        browser = pw.chromium.launch(**launch)
-        try:
-            for i in range(runs):
-                with contextlib.ExitStack() as stack:
-                    if disk_cache:
-                        profile = stack.enter_context(
-                            tempfile.TemporaryDirectory(prefix="freecell-bench-profile-"))
-                        ctx = pw.chromium.launch_persistent_context(
-                            profile, viewport=VIEWPORT, locale="en-GB", **launch)
-                        ctx.add_init_script(INIT_JS)
-                    else:
-                        ctx = new_context(browser)
-                    stack.callback(ctx.close)
-                    page = ctx.pages[0] if ctx.pages else ctx.new_page()
-                    page.on("pageerror", lambda err: page_errors.append(str(err)))
-                    net = NetLog(ctx.new_cdp_session(page))
-                    for kind, out in (("cold", cold), ("warm", warm)):
-                        sample = measure_load(page, net, url, card, pile)
-                        foreign += net.foreign
-                        out.append(sample)
-                        print(f"run {i + 1}/{runs} {kind}: FCP {fmt_ms(sample.fcp_ms)}, "
-                              f"ready {fmt_ms(sample.ready_ms)}, first move {fmt_ms(sample.first_move_ms)}, "
-                              f"{fmt_bytes(sample.bytes)} in {sample.requests} requests",
-                              file=sys.stderr, flush=True)
-            ctx = new_context(browser)
-            try:
-                page = ctx.new_page()
-                page.on("pageerror", lambda err: page_errors.append(str(err)))
-                page.goto(url, timeout=READY_TIMEOUT_MS)
-                wait_ready(page)
-                print(f"moves: {moves} tap-tap moves, each undone", file=sys.stderr, flush=True)
-                latency, to_frame = measure_moves(page, moves, card, pile)
-            finally:
-                ctx.close()
-            chromium = browser.version
-            chromium_path = launch.get("executable_path", "playwright's chromium")
-        finally:
-            browser.close()
-    return {
-        "meta": {
-            "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-            "deal": DEAL,
-            "move": f"{MOVE} ({card} to free cell {pile}) by tap-tap, then Undo",
-            "runs": runs,
-            "moves": moves,
-            "chromium": chromium,
-            "chromium_path": chromium_path,
-            "chromium_args": build.CHROMIUM_ARGS,
-            "playwright": version("playwright"),
-            "python": platform.python_version(),
-            "cpus": os.cpu_count(),
-            "loadavg_start": start_load,
-            "loadavg_end": loadavg(),
-            "viewport": VIEWPORT,
-            "bytes_method": BYTES_METHOD,
-            "cache": ("a fresh persistent profile per run (on-disk HTTP cache)" if disk_cache else
-                      "a new browser context per run (Playwright's default: in-memory HTTP cache)"),
-            "warm_means": "second navigation on the same page of the same context; "
-                          "Cache-Control: no-cache, so files are revalidated (304)",
-            "first_move_note": "includes the harness's reaction time; see ready_to_input_ms",
-            "latency_method": "capture-phase pointerup on document stores performance.now(); "
-                              "MutationObserver on #cards (data-pile, style) stores the first "
-                              "mutation after it; next frame = requestAnimationFrame after that mutation",
-            "foreign_requests": sorted(set(foreign)),
-            "page_errors": page_errors,
-        },
-        "load": {
-            "cold": load_block(cold),
-            "warm": {**load_block(warm), "sent_in_full": sent_in_full(warm)},
-        },
-        "move_latency": {
-            "moves": moves,
-            "pointerup_to_mutation_ms": summary(latency),
-            "pointerup_to_next_frame_ms": summary(to_frame),
-            "samples_mutation_ms": latency,
-            "samples_next_frame_ms": to_frame,
-        },
-    }
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--runs", type=int, default=5, help="cold and warm loads each (default 5)")
-    parser.add_argument("--moves", type=int, default=100, help="moves timed for latency (default 100)")
+    parser.add_argument("--runs", type=int, default=5, help="interleaved rounds (default 5)")
+    parser.add_argument("--moves", type=int, default=30, help="moves timed for latency (default 30; 0: none)")
+    parser.add_argument("--baseline", type=Path,
+                        help="another built site to measure beside (e.g. the last commit's)")
+    parser.add_argument("--identity", action="store_true", help="send no precompressed .gz file")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON,
                         help=f"where to write the figures (default {DEFAULT_JSON.relative_to(ROOT)})")
-    parser.add_argument("--disk-cache", action="store_true",
-                        help="run each cold/warm pair in a fresh persistent profile (on-disk HTTP "
-                             "cache) instead of a new browser context (in-memory cache)")
     args = parser.parse_args(argv)
-    if args.runs < 1 or args.moves < 1:
-        parser.error("--runs and --moves must be at least 1")
+    if args.runs < 1 or args.moves < 0:
+        parser.error("--runs must be at least 1, --moves at least 0")
     try:
-        result = run(args.runs, args.moves, disk_cache=args.disk_cache)
+        result = run(args)
     except build.BuildError as e:
         print(f"build: {e}", file=sys.stderr)
         return 2
-    print(report_text(result))
+    print(report(result))
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(result, indent=2) + "\n")
     print(f"\nwritten: {args.json}")

@@ -16,7 +16,10 @@ variant="eightoff")``.
 
 The saved form (:meth:`Game.to_json`, :meth:`Game.from_json`) is compact JSON
 with a version number; loading anything else raises :class:`GameLoadError`
-and nothing else, and never leaves a half-loaded game.  A game of a variant
+and nothing else, and never leaves a half-loaded game.
+:meth:`Game.from_json_prefix` reads a save whose history is damaged: it
+keeps the longest legal prefix of the turns and says whether anything was
+dropped.  A game of a variant
 saves its id as ``"variant"``; saves without one (all older saves) are games
 whose deal is laid out by :meth:`Position.deal` under the saved rules.
 """
@@ -327,15 +330,32 @@ class Game:
         The clock is restored paused at the saved time; the next move (or
         ``clock.start()``) sets it running.
         """
+        return cls._load_checked(text, clock, prefix=False)[0]
+
+    @classmethod
+    def from_json_prefix(cls, text: str | bytes,
+                         clock: Callable[[], float] = time.monotonic) -> tuple[Game, bool]:
+        """Restore a saved game, keeping the legal prefix of a damaged history.
+
+        The start, rules and fields must be sound, as for :meth:`from_json`
+        (:class:`GameLoadError` otherwise); the turns, then the turns undone,
+        are replayed up to the first that is not a legal turn (or the history
+        cap), and the rest is dropped.  Returns the game and whether anything
+        was dropped.
+        """
+        return cls._load_checked(text, clock, prefix=True)
+
+    @classmethod
+    def _load_checked(cls, text: str | bytes, clock: Callable[[], float], prefix: bool) -> tuple[Game, bool]:
         try:
-            return cls._load(text, clock)
+            return cls._load(text, clock, prefix)
         except GameLoadError:
             raise
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as e:
             raise GameLoadError(f"the saved game is damaged ({type(e).__name__})") from None
 
     @classmethod
-    def _load(cls, text: str | bytes, clock: Callable[[], float]) -> Game:
+    def _load(cls, text: str | bytes, clock: Callable[[], float], prefix: bool) -> tuple[Game, bool]:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
         data = safejson.load_record(text, SAVE_FORMAT, MAX_SAVE_CHARS, "the saved game", GameLoadError,
@@ -377,20 +397,45 @@ class Game:
         except (DealNumberError, BoardError) as e:
             raise GameLoadError(f"the saved start is wrong: {e}") from None
         turns, redo = data.get("turns", []), data.get("redo", [])
+        damaged = False
+        if prefix:  # what is not a list of turns counts as none
+            if not isinstance(turns, list):
+                turns, redo, damaged = [], [], True
+            if not isinstance(redo, list):
+                redo, damaged = [], True
+            if len(turns) + len(redo) > MAX_TURNS:
+                turns, redo, damaged = turns[:MAX_TURNS], redo[:max(0, MAX_TURNS - len(turns))], True
         if not (isinstance(turns, list) and isinstance(redo, list)):
             raise GameLoadError("the saved history is not a list")
         if len(turns) + len(redo) > MAX_TURNS:
             raise GameLoadError("the saved history is too long")
+        replayed = 0
         for item in turns + redo:
-            game._replay(item)
-        for _ in redo:
+            try:
+                game._replay(item)
+            except GameLoadError:
+                if not prefix:
+                    raise
+                damaged = True
+                break
+            replayed += 1
+        for _ in range(max(0, replayed - len(turns))):
             game.undo()
         game.clock.reset(float(elapsed))
         if game.is_won():
             game.clock.stopped = True
-        return game
+        return game, damaged
 
-    def _replay(self, item: object) -> None:
+    def replay(self, turn: str) -> Turn:
+        """Play one saved turn as it was saved (its move, then its auto-moves), checking each move.
+
+        For loading a history: the auto-moves are the saved ones, not those
+        the game would make now.  :class:`GameLoadError` (and nothing
+        changes) if the text is not a turn or a move in it is illegal here.
+        """
+        return self._replay(turn)
+
+    def _replay(self, item: object) -> Turn:
         """Play one saved turn, checking every move in it."""
         if not isinstance(item, str) or len(item) > 2000:
             raise GameLoadError("a saved turn is not text")
@@ -408,7 +453,7 @@ class Game:
             if refusal is not None:
                 raise GameLoadError(f"a saved move is illegal: {m.text()} ({refusal.reason.value})")
             pos = apply_move(pos, m)
-        self._push(first, tuple(auto), before, pos)
+        return self._push(first, tuple(auto), before, pos)
 
 
 def _base(rules: Rules) -> Rules:

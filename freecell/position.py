@@ -36,7 +36,16 @@ Column = tuple[Card, ...]
 
 
 class BoardError(ValueError):
-    """A board text or position that is not a valid FreeCell position."""
+    """A board text or position that is not a valid FreeCell position.
+
+    ``code`` says which way, for the page to name it: ``not_text``,
+    ``too_long``, ``foundation``, ``card``, ``columns``, ``cells``,
+    ``duplicate`` or ``count`` (not 52 cards).
+    """
+
+    def __init__(self, message: str, code: str = "invalid") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +58,7 @@ class Position:
     def deal(cls, number: int, rules: Rules = FREECELL) -> Position:
         """The starting position of a Microsoft deal number."""
         if rules.columns != 8:
-            raise BoardError("Microsoft deals have 8 columns")
+            raise BoardError("Microsoft deals have 8 columns", "columns")
         return cls(deal_columns(number), (None,) * rules.free_cells)
 
     # --- derived facts -------------------------------------------------
@@ -79,24 +88,25 @@ class Position:
             isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 13
             for n in self.foundations
         ):
-            raise BoardError("each foundation holds 0 to 13 cards")
+            raise BoardError("each foundation holds 0 to 13 cards", "foundation")
         for c in [*(x for col in self.columns for x in col), *self.cells]:
             if c is not None and (isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52):
-                raise BoardError(f"not a card: {c!r}")
+                raise BoardError(f"not a card: {c!r}", "card")
         seen: set[Card] = set()
         for c in self.all_cards():
             if c in seen:
-                raise BoardError(f"the card {card_text(c)} appears twice")
+                raise BoardError(f"the card {card_text(c)} appears twice", "duplicate")
             seen.add(c)
         if len(seen) != 52:
             missing = " ".join(card_text(c) for c in range(52) if c not in seen)
-            raise BoardError(f"a board holds 52 cards, this one {len(seen)} (missing: {missing})")
+            raise BoardError(f"a board holds 52 cards, this one {len(seen)} (missing: {missing})", "count")
         if rules is not None:
             if len(self.columns) != rules.columns:
-                raise BoardError(f"the board has {len(self.columns)} columns, the rules {rules.columns}")
+                raise BoardError(f"the board has {len(self.columns)} columns, the rules {rules.columns}",
+                                 "columns")
             if len(self.cells) != rules.free_cells:
                 raise BoardError(
-                    f"the board has {len(self.cells)} free cells, the rules {rules.free_cells}"
+                    f"the board has {len(self.cells)} free cells, the rules {rules.free_cells}", "cells"
                 )
         return self
 
@@ -120,9 +130,9 @@ class Position:
     def from_text(cls, text: str, rules: Rules = FREECELL) -> Position:
         """Read a board text; :class:`BoardError` says what is wrong with a bad one."""
         if not isinstance(text, str):
-            raise BoardError("a board is text")
+            raise BoardError("a board is text", "not_text")
         if len(text) > 10_000:
-            raise BoardError("a board text is at most 10,000 characters")
+            raise BoardError("a board text is at most 10,000 characters", "too_long")
         foundations = [0, 0, 0, 0]
         cells: list[Card | None] | None = None
         columns: list[Column] = []
@@ -139,7 +149,7 @@ class Position:
                         r = _parse_foundation_rank(r_txt)
                         if s < 0 or r is None:
                             raise BoardError(
-                                f"line {lineno}: bad foundation {item!r} (e.g. H-5, S-0, C-K)"
+                                f"line {lineno}: bad foundation {item!r} (e.g. H-5, S-0, C-K)", "foundation"
                             )
                         foundations[s] = r
                 elif low.startswith("freecells:"):
@@ -152,15 +162,15 @@ class Position:
                         line = line[1:]
                     columns.append(tuple(parse_card(item) for item in line.split()))
             except CardError as e:
-                raise BoardError(f"line {lineno}: {e}") from None
+                raise BoardError(f"line {lineno}: {e}", "card") from None
         if len(columns) != rules.columns:
-            raise BoardError(f"a board has {rules.columns} columns, this one {len(columns)}")
+            raise BoardError(f"a board has {rules.columns} columns, this one {len(columns)}", "columns")
         held: list[Card | None] = list(cells or [])
         if len(held) > rules.free_cells:
             used = [c for c in held if c is not None]
             if len(used) > rules.free_cells:
                 raise BoardError(
-                    f"{len(used)} cards in free cells, but the rules have {rules.free_cells} cells"
+                    f"{len(used)} cards in free cells, but the rules have {rules.free_cells} cells", "cells"
                 )
             held = list(used)
         held += [None] * (rules.free_cells - len(held))

@@ -1,8 +1,9 @@
 // The solver's Web Worker: a plain module worker running Pyodide (no PyScript,
 // no SharedArrayBuffer: it works without cross-origin isolation and in a frame
-// whose storage is refused).  It loads the same freecell package as the page,
+// whose storage is refused).  It loads the same freecell package as the page
+// (from its own memory snapshot when one is cached, see static/runtime.mjs),
 // and relays JSON text to and from freecell.worker.Service.
-import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
+import { loadWorkerPyodide } from "./runtime.mjs";
 
 const queue = [];
 let wake = null;
@@ -25,14 +26,10 @@ function post(list) {
 }
 
 async function main() {
-  const base = new URL("../vendor/pyodide/", import.meta.url).href;
-  const pyodide = await loadPyodide({ indexURL: base });
-  const zip = await (await fetch(new URL("../freecell.zip", import.meta.url))).arrayBuffer();
-  pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/app" });
-  pyodide.runPython("import sys\nsys.path.insert(0, '/home/pyodide/app')");
+  const { pyodide, boot } = await loadWorkerPyodide();
   const Service = pyodide.pyimport("freecell.worker").Service;
   const service = Service();
-  self.postMessage({ type: "ready" });
+  self.postMessage({ type: "ready", boot, wasm_bytes: pyodide._module.HEAP8.byteLength });
   for (;;) {
     while (queue.length) post(service.receive(queue.shift()));
     if (service.busy) {

@@ -1,17 +1,24 @@
-"""The build: the README's serve command, the service worker's file list, the policy, the manifest."""
+"""The build: the README's serve command, the service worker's file list, the policy, the manifest,
+the byte-code and snapshots for Pyodide, the dev server's revalidation (304) and precompressed files."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import importlib.util
 import json
+import os
 import re
 import shutil
 import socket
+import struct
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,15 +85,23 @@ def test_serves_the_policy(server: str) -> None:
     assert _header(server + "/static/style.css", "X-Content-Type-Options") == "nosniff"
 
 
-def test_package_zip_holds_the_engine() -> None:
-    names = zipfile.ZipFile(ROOT / "dist" / "freecell.zip").namelist()
+def test_package_zip_holds_the_engine_and_its_byte_code() -> None:
+    z = zipfile.ZipFile(ROOT / "dist" / "freecell.zip")
+    names = z.namelist()
     assert "freecell/engine.py" in names and "freecell/game.py" in names
+    assert "freecell/__pycache__/engine.cpython-314.pyc" in names
+    # PyScript's own package: byte-code only (PyScript writes its sources at each start)
+    assert "pyscript/__pycache__/__init__.cpython-314.pyc" in names
+    assert not any(n.startswith("pyscript/") and n.endswith(".py") for n in names)
     assert not any(n.endswith(".map") for n in names)
+    for name in names:
+        if name.endswith(".pyc"):
+            assert _pyc_flags(z.read(name)) == 0b01, name  # hash-based, never checked against a source
 
 
 def test_vendored_runtime_is_not_tracked_by_git() -> None:
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout
-    for bad in ("pyodide.asm.wasm", "python_stdlib.zip", "node_modules/", "dist/"):
+    for bad in ("pyodide.asm.wasm", "python_stdlib", "node_modules/", "dist/", "snapshots/", ".bin\n"):
         assert bad not in tracked
 
 
@@ -119,17 +134,23 @@ def test_service_worker_precaches_every_file_of_the_build(site: Path) -> None:
     assert build.SW_BUILD not in text and build.SW_FILES not in text
     assert build_hash == json.loads((site / "build.json").read_text())["hash"]
     on_disk = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
-    assert [path for path, _ in listing] == [p for p in on_disk if p != "sw.js"]
+    # every file but the service worker itself; a .gz is another encoding of its file
+    assert [path for path, _ in listing] == [p for p in on_disk if p != "sw.js" and not p.endswith(".gz")]
     for path, digest in listing:
         assert hashlib.sha256((site / path).read_bytes()).hexdigest() == digest, path
-    # what the page and the solver worker load is all there
+    # what the page and the solver worker load is all there, the snapshots too
+    runtime = _runtime(site)
+    snapshots = [_site_path(entry["url"]) for entry in runtime["snapshots"].values()]
+    assert len(snapshots) == 2
     for needed in ("index.html", "pyscript.toml", "freecell.zip", "static/boot.js", "static/offline.js",
-                   "static/solver-worker.js", "static/i18n/en.json", "static/manifest.webmanifest",
-                   "vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/python_stdlib.zip",
-                   "vendor/pyodide/pyodide-lock.json", "vendor/pyscript/core.js", "vendor/pyscript/core.css"):
+                   "static/runtime.mjs", "static/solver-worker.js", "static/i18n/en.json",
+                   "static/manifest.webmanifest", "vendor/pyodide/pyodide.asm.wasm", build.STDLIB,
+                   "vendor/pyscript/core.js", "vendor/pyscript/core.css", *snapshots):
         assert needed in dict(listing), needed
-    # the source with its placeholders is not part of the site
+    # the sources with placeholders are not part of the site; neither is what the page never loads
     assert not (site / "static" / "sw.js").exists()
+    for unused in ("vendor/pyodide/python_stdlib.zip", "vendor/pyodide/pyodide-lock.json"):
+        assert unused not in dict(listing)
 
 
 def test_same_sources_same_build(site: Path, tmp_path: Path) -> None:
@@ -152,11 +173,205 @@ def test_a_changed_file_is_a_new_version(site: Path, tmp_path: Path) -> None:
     assert changed == ["build.json", "static/style.css"]
 
 
+def test_a_changed_big_file_gets_a_fresh_gz(site: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    wasm = copy / "vendor" / "pyodide" / "pyodide.asm.wasm"
+    assert gzip.decompress((copy / "vendor/pyodide/pyodide.asm.wasm.gz").read_bytes()) == wasm.read_bytes()
+    wasm.write_bytes(wasm.read_bytes() + b"\0")
+    stale = copy / "static" / "orphan.js.gz"
+    stale.write_bytes(gzip.compress(b"x"))
+    build.finish(copy)
+    assert gzip.decompress((copy / "vendor/pyodide/pyodide.asm.wasm.gz").read_bytes()) == wasm.read_bytes()
+    assert not stale.exists()
+
+
 def test_a_service_worker_source_without_its_placeholders_is_refused(site: Path, tmp_path: Path) -> None:
     bad = tmp_path / "sw.js"
     bad.write_text("const BUILD = 'x';\n")
     with pytest.raises(build.BuildError, match="__FREECELL_BUILD__"):
         build.finish(site, sw_source=bad)
+
+
+# --- byte-code and snapshots for Pyodide ----------------------------------------------------
+
+
+def _pyc_flags(data: bytes) -> int:
+    return int.from_bytes(data[4:8], "little")
+
+
+def _runtime(site: Path) -> dict[str, Any]:
+    """What the build wrote into static/runtime.mjs."""
+    text = (site / build.RUNTIME_SOURCE).read_text(encoding="utf-8")
+    assert build.RUNTIME_MARK not in text
+    m = re.search(r"^const BUILD = (\{.*\});$", text, re.M)
+    assert m, "runtime.mjs: BUILD not filled in"
+    return dict(json.loads(m.group(1)))
+
+
+def _site_path(url: str) -> str:
+    """A path of runtime.mjs (relative to static/) as a path of the site."""
+    assert url.startswith("../")
+    return url.removeprefix("../")
+
+
+def test_the_standard_library_is_byte_compiled_for_pyodide(site: Path) -> None:
+    runtime = _runtime(site)
+    assert _site_path(runtime["stdlib"]) == build.STDLIB
+    z = zipfile.ZipFile(site / build.STDLIB)
+    infos = z.infolist()
+    names = [i.filename for i in infos]
+    assert names == sorted(names)
+    assert {i.date_time for i in infos} == {(1980, 1, 1, 0, 0, 0)}
+    assert not any(n.endswith(".py") for n in names)  # byte-code only
+    for module in ("os.pyc", "json/__init__.pyc", "asyncio/__init__.pyc", "zipfile/__init__.pyc"):
+        assert module in names, module
+    pyc = z.read("os.pyc")
+    assert _pyc_flags(pyc) == 0b01
+    # Pyodide's CPython 3.14, not this machine's: another magic number
+    assert pyc[:4] != importlib.util.MAGIC_NUMBER
+    npm = zipfile.ZipFile(ROOT / "node_modules" / "pyodide" / "python_stdlib.zip")
+    assert sorted(n + "c" if n.endswith(".py") else n for n in npm.namelist()) == names
+
+
+def test_byte_code_is_reproducible(site: Path, tmp_path: Path) -> None:
+    # the compiler the build runs, twice on the same sources: the same bytes
+    sources = {"pkg/__init__.py": "X = 1\n", "pkg/mod.py": "def f(x: int) -> int:\n    return x + 1\n"}
+    for rel, text in sources.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    stdlib = str(site / build.STDLIB)
+    files = [[rel, "/host" + str(tmp_path / rel)] for rel in sources]
+    outs = [tmp_path / "a.zip", tmp_path / "b.zip"]
+    pyc_only = {"other/x.py": "Y = 2\n"}
+    build.run_node([{"stdlib": stdlib, "mount": True, "code": build.COMPILE_PY,
+                     "args": {"package": [files, "/host" + str(out), build.APP_HOME, pyc_only]}}
+                    for out in outs])
+    a, b = (out.read_bytes() for out in outs)
+    assert a == b
+    names = zipfile.ZipFile(outs[0]).namelist()
+    assert names == sorted(names) == ["other/__pycache__/x.cpython-314.pyc", "pkg/__init__.py",
+                                      "pkg/__pycache__/__init__.cpython-314.pyc",
+                                      "pkg/__pycache__/mod.cpython-314.pyc", "pkg/mod.py"]
+
+
+def test_each_snapshot_is_of_this_build(site: Path) -> None:
+    runtime = _runtime(site)
+    pyodide_mjs = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").read_text()
+    m = re.search(r'BUILD_ID:\s*"([0-9a-f]{64})"', pyodide_mjs)
+    assert m, "pyodide.mjs: no BUILD_ID"
+    for kind in ("page", "worker"):
+        entry = runtime["snapshots"][kind]
+        path = site / _site_path(entry["url"])
+        packed = path.read_bytes()
+        assert len(packed) == entry["size"]
+        # named after its content: a cached copy under this name is this very file
+        assert path.name == f"{kind}-{hashlib.sha256(packed).hexdigest()[:16]}.bin"
+        raw = build.unpack_snapshot(packed)
+        words = struct.unpack_from("<4I8I", raw)
+        assert words[0] == 1886286592  # Pyodide's snapshot magic
+        assert "".join(f"{w:08x}" for w in words[4:12]) == m.group(1)
+        heap = len(raw) - words[1]  # then the wasm memory, whole pages of 64 KiB
+        assert heap % 65536 == 0 and heap <= 64 << 20 and len(packed) < len(raw) * 0.6
+        assert gzip.decompress((site / (_site_path(entry["url"]) + ".gz")).read_bytes()) == packed
+
+
+def test_snapshot_packing_round_trips_and_refuses_damage() -> None:
+    raw = bytes(8192) + b"\1" * 100 + bytes(4096 * 3 - 100) + b"\2" * 4096 + bytes(4096)
+    packed = build.pack_snapshot(raw)
+    assert len(packed) < len(raw) // 2
+    assert build.unpack_snapshot(packed) == raw
+    with pytest.raises(ValueError):
+        build.unpack_snapshot(packed[:-1])
+    with pytest.raises(ValueError):
+        build.unpack_snapshot(b"X" + packed[1:])
+
+
+def _node_eval(script: str) -> Any:
+    r = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True,
+                       timeout=60, check=False)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return json.loads(r.stdout)
+
+
+def test_the_page_unpacks_snapshots_as_the_build_packs_them_and_refuses_damaged_ones(
+    site: Path, tmp_path: Path
+) -> None:
+    # static/runtime.mjs's own unpacking (under Node): a snapshot it refuses is not used
+    raw = bytes(4096) + bytes(range(256)) * 16 + bytes(8192)
+    packed = build.pack_snapshot(raw)
+    (tmp_path / "s.bin").write_bytes(packed)
+    module = (site / build.RUNTIME_SOURCE).as_uri()
+    got = _node_eval(f"""
+import {{ readFileSync }} from "node:fs";
+import {{ unpackSnapshot }} from "{module}";
+const packed = new Uint8Array(readFileSync("{tmp_path / 's.bin'}"));
+const out = {{}};
+const tryIt = (name, bytes, size) => {{
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+  try {{ out[name] = Buffer.from(unpackSnapshot(buffer, size)).toString("hex"); }}
+  catch (e) {{ out[name] = "refused"; }}
+}};
+tryIt("good", packed, packed.length);
+tryIt("short", packed.subarray(0, packed.length - 1), packed.length - 1);
+tryIt("other size", packed, packed.length + 1);
+const bad = packed.slice(); bad[0] ^= 1; tryIt("magic", bad, bad.length);
+const big = packed.slice(); big[20] = 0xff; big[21] = 0xff; big[22] = 0xff; tryIt("table", big, big.length);
+process.stdout.write(JSON.stringify(out));
+""")
+    assert got["good"] == raw.hex()
+    assert {k: v for k, v in got.items() if k != "good"} == dict.fromkeys(
+        ("short", "other size", "magic", "table"), "refused")
+
+
+# --- the dev server: revalidation and precompressed files -----------------------------------
+
+
+def _request(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    req = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
+def test_the_dev_server_answers_304_only_for_the_same_bytes(tmp_path: Path) -> None:
+    f = tmp_path / "a.js"
+    f.write_bytes(b"one")
+    with build.serving(tmp_path) as base:
+        status, headers, body = _request(base + "a.js")
+        etag = headers["ETag"]
+        assert (status, body) == (200, b"one") and headers["Cache-Control"] == "no-cache"
+        assert _request(base + "a.js", {"If-None-Match": etag})[0] == 304
+        assert _request(base + "a.js?deal=3", {"If-None-Match": f'W/{etag}, "x"'})[0] == 304
+        # a date alone never makes a 304 (dates are to the second)
+        assert _request(base + "a.js", {"If-Modified-Since": headers["Last-Modified"]})[0] == 200
+        # a rebuild within the same second: same size, same modification time, other bytes
+        st = f.stat()
+        f.write_bytes(b"two")
+        os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+        status, headers, body = _request(base + "a.js", {"If-None-Match": etag})
+        assert (status, body) == (200, b"two") and headers["ETag"] != etag
+        # the page itself, by its folder
+        (tmp_path / "index.html").write_text("<p>hi</p>")
+        status, headers, _ = _request(base)
+        assert status == 200 and _request(base, {"If-None-Match": headers["ETag"]})[0] == 304
+
+
+def test_the_dev_server_sends_precompressed_files_to_who_accepts_them(tmp_path: Path) -> None:
+    data = b"wasm" * 5000
+    (tmp_path / "x.wasm").write_bytes(data)
+    (tmp_path / "x.wasm.gz").write_bytes(gzip.compress(data))
+    with build.serving(tmp_path) as base:
+        status, plain, body = _request(base + "x.wasm")
+        assert status == 200 and body == data and "Content-Encoding" not in plain
+        assert plain["Content-Type"] == "application/wasm" and plain["Vary"] == "Accept-Encoding"
+        status, gz, body = _request(base + "x.wasm", {"Accept-Encoding": "br, gzip"})
+        assert status == 200 and gz["Content-Encoding"] == "gzip" and gzip.decompress(body) == data
+        assert gz["Content-Type"] == "application/wasm" and gz["ETag"] != plain["ETag"]
+        assert _request(base + "x.wasm", {"Accept-Encoding": "gzip", "If-None-Match": gz["ETag"]})[0] == 304
+        assert _request(base + "x.wasm", {"If-None-Match": gz["ETag"]})[0] == 200
 
 
 # --- the page's policy and the manifest ----------------------------------------------------

@@ -1,4 +1,4 @@
-"""Statistics: what counts as played, won, abandoned; streaks; bests; the JSON form.
+"""Statistics: what counts as played, won, abandoned; streaks; bests; the JSON form; several tabs.
 
 The loader is fed arbitrary JSON (Hypothesis) and hostile records: it returns
 statistics or raises :class:`StatsLoadError`, nothing else.
@@ -17,12 +17,21 @@ from freecell.rules import Build, Rules
 from freecell.ui import stats as stats_module
 from freecell.ui.stats import (
     MAX_DEALS,
+    MAX_OPEN,
     STATS_FORMAT,
     STATS_VERSION,
+    Abandoned,
+    Change,
     DealRecord,
+    Reset,
+    Started,
     Statistics,
     StatsLoadError,
+    Tally,
+    Won,
+    apply,
     deal_key,
+    read_tally,
     rules_id,
 )
 
@@ -202,3 +211,139 @@ def test_near_valid_records_never_raise_anything_else(value: dict[str, object]) 
         return
     assert 0 <= s.won <= s.played and 0 <= s.streak <= s.longest <= s.won
     assert Statistics.from_json(s.to_json()) == s
+
+
+# --- several tabs: changes merged into what is stored (version 2) ----------------------------------
+
+class Shared:
+    """The stored statistics, as every tab reads and writes them: each change read, merged, written."""
+
+    def __init__(self, text: str | None = None) -> None:
+        self.text = text
+
+    def __call__(self, change: Change) -> bool:
+        out = apply(self.text, change)
+        self.text = out.text
+        return out.counted
+
+    @property
+    def tally(self) -> Tally:
+        tally, damaged = read_tally(self.text)
+        assert not damaged
+        return tally
+
+
+def test_two_tabs_winning_and_playing_keep_both() -> None:
+    """Tab A wins 617 with a record; tab B then plays its first move: both are kept."""
+    stored = Shared()
+    stored(Started("a", K2))  # tab A's first move
+    stored(Started("b", K1))  # tab B opened meanwhile and played: A's game is not abandoned
+    assert stored(Won("a", K2, 95.5, 80, 520))
+    stored(Started("c", "freecell:3"))  # B's next game
+    t = stored.tally
+    assert (t.played, t.won, t.streak, t.best_score) == (3, 1, 1, 520)
+    assert t.best(K2) == DealRecord(95, 80)
+    assert t.open_games() == ("b", "c")
+
+
+def test_opening_another_tab_abandons_nothing_and_leaving_for_good_does() -> None:
+    stored = Shared()
+    stored(Started("a", K1))
+    stored(Won("a", K1, 10, 60, 100))
+    stored(Started("b", K2))
+    stored(Started("c", K1))  # another tab: b is still open, the streak goes on
+    assert stored.tally.streak == 1 and stored.tally.open_games() == ("b", "c")
+    assert stored(Abandoned("b"))  # dropped from the unfinished games: now it is a loss
+    assert stored.tally.streak == 0 and not stored(Abandoned("b"))
+    assert not stored(Won("b", K2, 1, 1, 1))  # an abandoned game's win does not count
+
+
+def test_every_change_is_idempotent() -> None:
+    stored = Shared()
+    assert stored(Started("a", K1)) and not stored(Started("a", K1))  # a restored game says it again
+    assert stored(Won("a", K1, 30, 70, 200)) and not stored(Won("a", K1, 20, 60, 300))  # undo, redo
+    t = stored.tally
+    assert (t.played, t.won, t.best_score, t.best(K1)) == (1, 1, 200, DealRecord(30, 70))
+    assert stored(Started("a", K1))  # Replay after the win: played again
+    assert stored.tally.played == 2
+
+
+def test_boards_and_bad_ids_count_nowhere() -> None:
+    stored = Shared()
+    assert not stored(Started("a", None)) and not stored(Started("<b>", K1))
+    assert not stored(Started("a", "617"))
+    assert stored.tally == Tally()
+
+
+def test_reset_keeps_the_games_under_way_as_played() -> None:
+    stored = Shared()
+    stored(Started("a", K1))
+    stored(Won("a", K1, 1, 1, 1))
+    stored(Started("b", K2))
+    stored(Reset())
+    t = stored.tally
+    assert (t.played, t.won, t.streak, t.longest, t.best_score, t.deals) == (1, 0, 0, 0, 0, ())
+    assert stored(Won("b", K2, 5, 9, 50)) and stored.tally.won == 1
+
+
+def test_the_open_games_are_bounded() -> None:
+    stored = Shared()
+    stored(Started("w", K1))
+    stored(Won("w", K1, 1, 1, 1))
+    for i in range(MAX_OPEN + 1):
+        stored(Started(f"g{i}", K2))
+    t = stored.tally
+    assert len(t.open) == MAX_OPEN and "g0" not in t.open_games() and t.streak == 0
+
+
+def test_statistics_of_an_older_page_are_read_and_its_open_game_is_the_moved_one() -> None:
+    old = Statistics()
+    old.record_start(K1)
+    old.record_win(K1, 40, 90, 300)
+    old.record_start(K2)
+    stored = Shared(old.to_json())
+    t = stored.tally
+    assert (t.played, t.won, t.streak, t.best(K1)) == (2, 1, 1, DealRecord(40, 90))
+    assert t.open == (("v1", K2),)
+    assert stored(Won("v1", K2, 50, 100, 400))
+    assert json.loads(stored.text or "")["version"] == 2
+
+
+def test_damaged_statistics_start_fresh_with_the_change() -> None:
+    out = apply('{"format": "freecell-stats", "version": 2}', Started("a", K1))
+    assert out.damaged and out.tally.played == 1
+    assert read_tally(out.text) == (out.tally, False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON)
+def test_arbitrary_stored_statistics_never_raise(value: object) -> None:
+    out = apply(json.dumps(value), Started("a", K1))
+    assert read_tally(out.text) == (out.tally, False)
+
+
+CHANGES = st.one_of(
+    st.builds(Started, st.sampled_from(["a", "b", "c", "d"]), st.sampled_from([K1, K2, None])),
+    st.builds(Won, st.sampled_from(["a", "b", "c", "d"]), st.sampled_from([K1, K2]),
+              st.floats(allow_nan=True, allow_infinity=True), st.integers(-5, 10**12),
+              st.integers(-5, 10**12)),
+    st.builds(Abandoned, st.sampled_from(["a", "b", "c", "d"])),
+    st.just(Reset()),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(CHANGES, max_size=30))
+def test_merged_statistics_always_add_up(changes: list[Change]) -> None:
+    stored = Shared()
+    wins = 0
+    for change in changes:
+        counted = stored(change)
+        if isinstance(change, Reset):
+            wins = 0
+        elif isinstance(change, Won) and counted:
+            wins += 1
+        t = stored.tally
+        assert 0 <= t.streak <= t.longest <= t.won <= t.played and t.won == wins
+        assert len(set(t.open_games())) == len(t.open) <= MAX_OPEN
+        assert read_tally(t.to_json())[0] == t

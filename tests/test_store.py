@@ -179,6 +179,42 @@ def test_a_damaged_history_starts_the_deal_over() -> None:
     assert damaged and game.deal == 617 and game.moves == 0
 
 
+def test_a_damaged_history_can_keep_its_legal_prefix() -> None:
+    data = json.loads(played_617().to_json())
+    data["turns"] = ["58", "6a", "11", "82x2"]  # the third move is illegal: the first two are kept
+    game, damaged = load_game(json.dumps(data), keep_prefix=True)
+    assert damaged and game.deal == 617 and [t.text() for t in game.turns] == ["58", "6a"]
+    assert not game.can_redo()  # the turns to redo came after the damage
+    data["turns"], data["redo"] = ["58"], ["6a", "zz", "82x2"]
+    game, damaged = load_game(json.dumps(data), keep_prefix=True)
+    assert damaged and game.moves == 1 and game.redo() is not None and not game.can_redo()
+    data["turns"], data["redo"] = ["58", "6a"], ["82x2"]
+    game, damaged = load_game(json.dumps(data), keep_prefix=True)
+    assert not damaged and game.moves == 2 and game.can_redo()
+    data["turns"] = "58"  # not a list: no turn kept, the deal itself is sound
+    game, damaged = load_game(json.dumps(data), keep_prefix=True)
+    assert damaged and game.moves == 0
+    out = restore({KEY_GAME: json.dumps({**data, "turns": ["58", "11"]})}.get, keep_prefix=True)
+    assert out.damaged == [KEY_GAME] and out.game is not None and out.game.moves == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["58", "6a", "82x2", "11", "zz", "", "6h", "4b"]), max_size=6))
+def test_the_prefix_kept_is_the_longest_legal_one(turns: list[str]) -> None:
+    data = json.loads(Game(617).to_json())
+    data["turns"] = turns
+    game, damaged = load_game(json.dumps(data), keep_prefix=True)
+    good = 0
+    probe = Game(617)
+    for t in turns:
+        try:
+            probe.replay(t)
+        except ValueError:
+            break
+        good += 1
+    assert game.moves == good and damaged == (good < len(turns))
+
+
 @pytest.mark.parametrize("text", [*HOSTILE_TEXTS,
                                   json.dumps({"format": "freecell-game", "version": 1, "deal": 0}),
                                   json.dumps({"format": "freecell-game", "version": 1, "deal": "617"}),
@@ -335,6 +371,16 @@ def test_commands() -> None:
         assert parse_command(HOSTS[0], json.dumps(bad), HOSTS) is None, bad
     assert parse_command(HOSTS[0], "x" * 10_000, HOSTS) is None
     assert parse_command(HOSTS[0], None, HOSTS) is None
+
+
+def test_a_field_json_dropped_is_refused_by_the_objects_own_keys() -> None:
+    """``{..., extra: undefined}``: JSON.stringify drops ``extra``, Object.keys still lists it."""
+    text = json.dumps({"source": COMMAND_SOURCE, "type": "deal", "deal": 617})
+    assert parse_command(HOSTS[0], text, HOSTS, ["source", "type", "deal"]) == Command("deal", 617)
+    assert parse_command(HOSTS[0], text, HOSTS, ("deal", "type", "source")) == Command("deal", 617)
+    for keys in (["source", "type", "deal", "extra"], ["source", "type"], ["source", "type", "deal", "deal"],
+                 "source,type,deal", [1, 2, 3], ["source", "type", "deal", *("x" * 20)], {}):
+        assert parse_command(HOSTS[0], text, HOSTS, keys) is None, keys
 
 
 @settings(max_examples=300, deadline=None)

@@ -21,7 +21,10 @@ object or its JSON text, with no other field::
     {"source": "freecell-host", "type": "new"}               # a new random deal
 
 Anything else is ignored without a word (:func:`parse_command` returns
-``None``).
+``None``).  A message sent as an object reaches the page as JSON text made
+by ``JSON.stringify``, which drops a field whose value is ``undefined`` (or
+a function): so the page also passes the object's own keys
+(``Object.keys``), and a field the text does not show is refused too.
 """
 
 from __future__ import annotations
@@ -90,12 +93,24 @@ class Command:
     deal: int | None = None
 
 
-def parse_command(origin: object, data: object, hosts: tuple[str, ...]) -> Command | None:
+def parse_command(origin: object, data: object, hosts: tuple[str, ...],
+                  keys: object = None) -> Command | None:
     """A host's message as a :class:`Command`, or ``None`` (ignored).
 
     ``origin`` is the message event's origin, ``data`` its data as JSON text
     (the page turns an object into text first).  The origin must be one of
     ``hosts`` exactly; the data must have exactly the documented fields.
+    ``keys``: for a message sent as an object, its own keys (a list of
+    strings, as ``Object.keys`` gives them); they must be exactly the
+    fields of the text, so that a field ``JSON.stringify`` dropped (an
+    ``undefined`` value) is refused.  ``None`` for a message sent as text.
+
+    >>> hosts = ("https://example.org",)
+    >>> text = '{"source": "freecell-host", "type": "new"}'
+    >>> parse_command(hosts[0], text, hosts, ["source", "type"])
+    Command(kind='new', deal=None)
+    >>> parse_command(hosts[0], text, hosts, ["source", "type", "extra"]) is None
+    True
     """
     if not hosts or not isinstance(origin, str) or parse_origin(origin) != origin or origin not in hosts:
         return None
@@ -107,6 +122,8 @@ def parse_command(origin: object, data: object, hosts: tuple[str, ...]) -> Comma
         return None
     if not isinstance(msg, dict) or msg.get("source") != COMMAND_SOURCE:
         return None
+    if keys is not None and not _same_keys(keys, msg):
+        return None
     kind = msg.get("type")
     if kind == "new" and set(msg) == {"source", "type"}:
         return Command("new")
@@ -116,3 +133,10 @@ def parse_command(origin: object, data: object, hosts: tuple[str, ...]) -> Comma
         except DealNumberError:
             return None
     return None
+
+
+def _same_keys(keys: object, msg: dict[str, object]) -> bool:
+    """Whether ``keys`` (an object's own keys, from the page) are exactly the fields of ``msg``."""
+    if not isinstance(keys, (list, tuple)) or len(keys) > 8 or not all(isinstance(k, str) for k in keys):
+        return False
+    return len(set(keys)) == len(keys) and set(keys) == set(msg)

@@ -171,16 +171,21 @@ def load_stats(text: object) -> Statistics:
         raise StoredDataError(str(e)) from None
 
 
-def load_game(text: object, clock: Callable[[], float] = time.monotonic) -> tuple[Game, bool]:
-    """The saved game, and whether it had to be started over.
+def load_game(text: object, clock: Callable[[], float] = time.monotonic,
+              keep_prefix: bool = False) -> tuple[Game, bool]:
+    """The saved game, and whether it was damaged (started over, or cut short).
 
     The game comes back exactly (start, rules, history, redo, time, with the
-    clock paused).  If that fails but the deal number and rules are sound,
-    that deal starts over (``True``); otherwise :class:`StoredDataError`.
+    clock paused).  With ``keep_prefix``, a damaged history keeps its longest
+    legal prefix (``True``: damaged); otherwise, or if the rest of the record
+    is damaged too, but the deal number and rules are sound, that deal
+    starts over (``True``); otherwise :class:`StoredDataError`.
     """
     if not isinstance(text, str):
         raise StoredDataError("a saved game is text")
     try:
+        if keep_prefix:
+            return Game.from_json_prefix(text, clock=clock)
         return Game.from_json(text, clock=clock), False
     except GameLoadError as e:
         reason = str(e)
@@ -205,8 +210,12 @@ class Restored:
     damaged: list[str] = field(default_factory=list)
 
 
-def restore(read: Callable[[str], str | None], clock: Callable[[], float] = time.monotonic) -> Restored:
-    """Read the three entries through ``read`` (``None``: absent); never raises."""
+def restore(read: Callable[[str], str | None], clock: Callable[[], float] = time.monotonic,
+            keep_prefix: bool = False) -> Restored:
+    """Read the three entries through ``read`` (``None``: absent); never raises.
+
+    ``keep_prefix``: a damaged game history keeps its legal prefix (see :func:`load_game`).
+    """
     out = Restored()
     text = read(KEY_SETTINGS)
     if text is not None:
@@ -225,7 +234,7 @@ def restore(read: Callable[[str], str | None], clock: Callable[[], float] = time
     text = read(KEY_GAME)
     if text is not None:
         try:
-            out.game, damaged = load_game(text, clock)
+            out.game, damaged = load_game(text, clock, keep_prefix)
         except StoredDataError:
             damaged = True
         if damaged:

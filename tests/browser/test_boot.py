@@ -1,15 +1,26 @@
-"""Start-up: a meaningful frame at once, a load failure with a retry, the browser's language."""
+"""Start-up: a meaningful frame at once, a load failure with a retry, the browser's language;
+the page and the solver worker boot from their memory snapshot when it is cached, and from
+byte-code otherwise (nothing cached, or a snapshot that is refused), and play either way."""
 
 from __future__ import annotations
 
+import contextlib
+import gzip
 import json
+import os
+import struct
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import READY_TIMEOUT, deal_url, open_page
+import build
+from freecell.game import Game
+from freecell.piles import Move
+
+from .helpers import READY_TIMEOUT, deal_url, open_page, play_move_on_page, solution_lines, wait_ready
 
 browser = pytest.mark.browser
 I18N = Path(__file__).resolve().parents[2] / "static" / "i18n"
@@ -68,3 +79,148 @@ def test_other_languages_fall_back_to_english(page: Any, site: str) -> None:
     open_page(page, deal_url(site, 1))
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.locator(".actionbar [data-action=new]")).to_have_text(_messages("en")["action.new"])
+
+
+# --- the snapshot boot and its fallback ------------------------------------------------------
+
+# The solver worker's "ready" message tells how it booted.
+WORKER_SPY_JS = """
+window.__workerReady = null;
+const OriginalWorker = Worker;
+window.Worker = function (url, options) {
+  const w = new OriginalWorker(url, options);
+  w.addEventListener('message', (e) => {
+    const d = typeof e.data === 'string' ? JSON.parse(e.data) : e.data;
+    if (d && d.type === 'ready' && window.__workerReady === null) window.__workerReady = d.boot;
+  });
+  return w;
+};
+window.Worker.prototype = OriginalWorker.prototype;
+"""
+
+CACHED_JS = """
+async (urls) => {
+  for (const url of urls) {
+    try {
+      const r = await fetch(url, {cache: 'only-if-cached', mode: 'same-origin'});
+      if (!r.ok) return false;
+    } catch (e) { return false; }
+  }
+  return true;
+}
+"""
+
+
+class OverridingHandler(build.Handler):
+    """The dev server's handler; a path in ``override`` gets those bytes (gzip-encoded) instead.
+
+    Encoded, as the server sends the snapshots: a browser context's in-memory
+    HTTP cache keeps an answer of a few MB, not one of 13.
+    """
+
+    override: ClassVar[dict[str, bytes]] = {}
+
+    def do_GET(self) -> None:
+        body = self.override.get(self.path.split("?", 1)[0])
+        if body is None:
+            super().do_GET()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@contextlib.contextmanager
+def _own_server(site: str) -> Iterator[tuple[str, Path]]:
+    """The built site (the ``site`` fixture's) on a server of its own that can swap a file's bytes."""
+    del site  # built by the fixture
+    given = os.environ.get("FREECELL_TEST_DIST")
+    root = Path(given).resolve() if given else build.DIST
+    OverridingHandler.override = {}
+    try:
+        with build.serving(root, handler_class=OverridingHandler) as url:
+            yield url, root
+    finally:
+        OverridingHandler.override = {}
+
+
+def _snapshot_paths(root: Path) -> dict[str, str]:
+    text = (root / build.RUNTIME_SOURCE).read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.startswith("const BUILD = "))
+    entries = json.loads(line.removeprefix("const BUILD = ").removesuffix(";"))["snapshots"]
+    return {kind: "/" + entry["url"].removeprefix("../") for kind, entry in entries.items()}
+
+
+def _boots(page: Any, log: list[str]) -> tuple[str, str]:
+    """How the page and the worker booted (waits for the worker's ready)."""
+    try:
+        page.wait_for_function("() => window.__workerReady !== null", timeout=READY_TIMEOUT)
+    except Exception:
+        print("console of the page and the worker:\n  " + "\n  ".join(log))
+        raise
+    boot = page.evaluate("() => document.documentElement.dataset.boot")
+    return boot, page.evaluate("() => window.__workerReady")
+
+
+def _mismatched(packed: bytes) -> bytes:
+    """The same snapshot, said to be of another Pyodide build (its build id changed)."""
+    runs = struct.unpack_from("<I", packed, 12)[0]
+    start = 16 + 8 * runs  # the first run holds the snapshot's header: magic, sizes, then the build id
+    assert struct.unpack_from("<I", packed, 16)[0] == 0
+    out = bytearray(packed)
+    out[start + 16] ^= 0xFF
+    return bytes(out)
+
+
+@browser
+def test_the_page_and_the_worker_boot_from_cached_snapshots_and_from_byte_code_otherwise(
+    new_context: Any, site: str, request_log: Any
+) -> None:
+    # No route in this context: Playwright turns the HTTP cache off when routing is on.
+    ctx = new_context()
+    ctx.on("request", request_log.on_request)
+    ctx.on("page", request_log.watch_page)
+    ctx.add_init_script(WORKER_SPY_JS)
+    page = ctx.new_page()
+    log: list[str] = []
+    page.on("console", lambda m: log.append(m.text[:300]))
+    page.on("worker", lambda w: w.on("console", lambda m: log.append("worker: " + m.text[:300])))
+    game = Game(deal=1)
+    moves = iter(solution_lines(1))
+    with _own_server(site) as (base, root):
+        # embedded: no service worker, so the page itself fetches the snapshots for next time
+        url = base + "?deal=1&embed=1"
+        snapshots = _snapshot_paths(root)
+        absolute = [base + path.lstrip("/") for path in snapshots.values()]
+
+        # a first visit: nothing cached, the page boots from byte-code, and plays (the
+        # worker, started once the page is ready, may find its snapshot fetched already)
+        open_page(page, url)
+        assert _boots(page, log)[0] == "bytecode"
+        play_move_on_page(page, game, Move.parse(next(moves)))
+        page.wait_for_function(CACHED_JS, arg=absolute, timeout=READY_TIMEOUT, polling=250)
+
+        # the revisit: both from their snapshot, the game as it was, and play
+        page.reload()
+        wait_ready(page)
+        assert _boots(page, log) == ("snapshot", "snapshot")
+        play_move_on_page(page, game, Move.parse(next(moves)))
+
+        # snapshots that must be refused in the cache: the page's of another build
+        # ("build id mismatch"), the worker's cut short; both boot from byte-code, and play
+        page_snapshot = (root / snapshots["page"].lstrip("/")).read_bytes()
+        worker_snapshot = (root / snapshots["worker"].lstrip("/")).read_bytes()
+        OverridingHandler.override = {snapshots["page"]: gzip.compress(_mismatched(page_snapshot), 1),
+                                      snapshots["worker"]: gzip.compress(worker_snapshot[:-4096], 1)}
+        page.evaluate("async (urls) => { for (const u of urls)"
+                      " await (await fetch(u, {cache: 'reload'})).arrayBuffer(); }", absolute)
+        assert page.evaluate(CACHED_JS, absolute)
+        page.reload()
+        wait_ready(page)
+        assert _boots(page, log) == ("bytecode", "bytecode")
+        play_move_on_page(page, game, Move.parse(next(moves)))
+        expect(page.locator(".py-error")).to_have_count(0)
+    assert request_log.foreign == [] and request_log.page_errors == []

@@ -7,7 +7,9 @@ allowed here (the other browser tests block them, see ``conftest.py``).
 
 * After one visit the game boots, plays, gets a hint from the solver worker
   and wins with the context offline and the server stopped; every response
-  then comes from the service worker.
+  then comes from the service worker, and the page and the worker boot from
+  their memory snapshots, which the first visit (booted from byte-code) did
+  not wait for.
 * An update: a build whose files do not match its service worker (a deploy
   half done) is never installed; a proper new build is announced by the
   banner, the old files are served until the player accepts, then the page
@@ -35,6 +37,7 @@ from freecell.game import Game
 from freecell.piles import FOUNDATION, Move
 
 from .helpers import STEP_TIMEOUT, deal_url, open_page, play_move_on_page, solution_lines, wait_ready
+from .test_boot import WORKER_SPY_JS
 
 pytestmark = [pytest.mark.browser, pytest.mark.browser_context_args(service_workers="allow")]
 
@@ -192,8 +195,10 @@ def test_after_one_visit_the_game_plays_hints_and_wins_offline(
     url = deal_url(server.start(builds.a), 1)
     ctx = open_context()
     ctx.add_init_script(CSP_JS)
+    ctx.add_init_script(WORKER_SPY_JS)
     page = ctx.new_page()
     open_page(page, url)
+    assert page.evaluate("() => document.documentElement.dataset.boot") == "bytecode"
     wait_controlled(page)
     # every file of the build is in one cache named after the build
     names = cache_names(page)
@@ -211,6 +216,10 @@ def test_after_one_visit_the_game_plays_hints_and_wins_offline(
     ctx.on("requestfailed", lambda r: failed.append(r.url))
     page.reload()
     wait_ready(page)
+    # both from their snapshot, which the service worker cached after the first visit
+    assert page.evaluate("() => document.documentElement.dataset.boot") == "snapshot"
+    page.wait_for_function("() => window.__workerReady !== null", timeout=WORKER_TIMEOUT)
+    assert page.evaluate("() => window.__workerReady") == "snapshot"
     # a hint: the solver worker boots offline too
     page.locator(".actionbar [data-action=hint]").click()
     hint = page.locator("[data-panel=hint]")
@@ -230,8 +239,9 @@ def test_after_one_visit_the_game_plays_hints_and_wins_offline(
     assert web, "no response seen"
     not_from_sw = [r.url for r in web if not r.from_service_worker]
     assert not_from_sw == [], f"answered by something else than the service worker: {not_from_sw}"
-    for worker_file in ("static/solver-worker.js", "vendor/pyodide/pyodide.asm.wasm", "freecell.zip"):
-        assert any(r.url.endswith(worker_file) for r in web), f"{worker_file} never requested offline"
+    snapshots = [p for p in listed if p.startswith("snapshots/")]
+    for wanted in ("static/solver-worker.js", "vendor/pyodide/pyodide.asm.wasm", "freecell.zip", *snapshots):
+        assert any(r.url.endswith(wanted) for r in web), f"{wanted} never requested offline"
     assert page.evaluate("() => window.__csp") == []
 
 

@@ -1,0 +1,211 @@
+// The runtime: how the page (it is PyScript's `interpreter`, see pyscript.toml)
+// and the solver worker (static/solver-worker.js) get their Pyodide, fast.
+//
+// build.py fills in BUILD: the byte-compiled standard library and this build's
+// two memory snapshots, interpreters that have imported the game already (the
+// page's, the worker's), stored without their zero pages.  A snapshot is used
+// only when it is cached already (by the service worker, or in the HTTP cache):
+// a first visit never waits for one.  It boots from the byte-code, and the
+// service worker's install (or, where there is no service worker, a fetch once
+// the page is ready and idle) brings the snapshots for the next visit.  A
+// snapshot that is missing, damaged, refused or from another build ("build id
+// mismatch") is dropped without a word, and the boot goes on from byte-code.
+// <html data-boot="snapshot" | "bytecode"> and the worker's "ready" message
+// ({type: "ready", boot: ...}) tell which way it went.
+import { loadPyodide as load, version } from "../vendor/pyodide/pyodide.mjs";
+
+export { version };
+
+const BUILD = {} /* __FREECELL_RUNTIME__ */;
+const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
+const STDLIB_URL = BUILD.stdlib ? new URL(BUILD.stdlib, import.meta.url).href : undefined;
+const APP_HOME = "/home/pyodide"; // where freecell.zip is unpacked (build.APP_HOME)
+const MAGIC = "FCSNAP01";
+
+// A snapshot as build.pack_snapshot wrote it: the runs of non-zero pages.
+// Anything else (another size, a damaged table) throws.
+export function unpackSnapshot(buffer, size) {
+  const packed = new Uint8Array(buffer);
+  if (packed.length !== size) throw new Error("snapshot: not the size built");
+  const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+  if (new TextDecoder().decode(packed.subarray(0, 8)) !== MAGIC) throw new Error("snapshot: bad magic");
+  const full = view.getUint32(8, true);
+  const count = view.getUint32(12, true);
+  const out = new Uint8Array(full);
+  let pos = 16 + 8 * count;
+  for (let i = 0; i < count; i++) {
+    const offset = view.getUint32(16 + 8 * i, true);
+    const length = view.getUint32(20 + 8 * i, true);
+    if (offset + length > full || pos + length > packed.length) throw new Error("snapshot: damaged");
+    out.set(packed.subarray(pos, pos + length), offset);
+    pos += length;
+  }
+  if (pos !== packed.length) throw new Error("snapshot: damaged");
+  return out;
+}
+
+// {bytes: a promise of the snapshot} if it is cached, else null.  The request
+// never goes to the network: "only-if-cached" is answered by the service
+// worker's cache when it controls the page, else by the HTTP cache.  The bytes
+// are read while Pyodide starts (loadPyodide takes the promise); a snapshot
+// that is refused rejects it, and so loadPyodide.
+async function cachedSnapshot(entry) {
+  if (!entry) return null;
+  let response;
+  try {
+    response = await fetch(new URL(entry.url, import.meta.url), { cache: "only-if-cached", mode: "same-origin" });
+  } catch (error) {
+    return null; // not cached
+  }
+  if (!response.ok) return null;
+  const bytes = response.arrayBuffer().then((buffer) => unpackSnapshot(buffer, entry.size));
+  bytes.catch(() => {}); // seen by loadPyodide
+  return { bytes };
+}
+
+// Pyodide from the snapshot when it is there and sound, else from byte-code.
+async function loadFast(entry) {
+  const options = { indexURL: INDEX_URL };
+  if (STDLIB_URL) options.stdLibURL = STDLIB_URL;
+  if (BUILD.lockfile) options.lockFileContents = BUILD.lockfile;
+  const snapshot = await cachedSnapshot(entry);
+  if (snapshot !== null) {
+    try {
+      const pyodide = await load({ ...options, _loadSnapshot: snapshot.bytes });
+      // the snapshot froze the random generator's state: start it afresh
+      pyodide.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()");
+      return { pyodide, boot: "snapshot" };
+    } catch (error) {
+      console.info("freecell: snapshot not used:", String(error).split("\n")[0]);
+    }
+  }
+  return { pyodide: await load(options), boot: "bytecode" };
+}
+
+// freecell.zip (the package's sources and byte-code, PyScript's byte-code),
+// fetched at once and unpacked into the working directory by hand: Pyodide's
+// unpackArchive runs Python's zipfile, a file at a time (tens of ms).
+function fetchPackage() {
+  const zip = fetch(new URL("../freecell.zip", import.meta.url)).then((r) => {
+    if (!r.ok) throw new Error("freecell.zip: " + r.status);
+    return r.arrayBuffer();
+  });
+  zip.catch(() => {});
+  return zip;
+}
+
+async function inflate(data) {
+  const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+// The zip's files: stored or deflated entries, as build.py writes them.
+async function unzipInto(pyodide, buffer) {
+  if (typeof DecompressionStream === "undefined") {
+    pyodide.unpackArchive(buffer, "zip", { extractDir: APP_HOME });
+    return;
+  }
+  const bytes = new Uint8Array(buffer);
+  const view = new DataView(buffer);
+  let end = bytes.length - 22;
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
+  if (end < 0) throw new Error("freecell.zip: not a zip");
+  const names = new TextDecoder();
+  const entries = [];
+  let p = view.getUint32(end + 16, true);
+  for (let i = view.getUint16(end + 10, true); i > 0; i--) {
+    if (view.getUint32(p, true) !== 0x02014b50) throw new Error("freecell.zip: damaged");
+    const method = view.getUint16(p + 10, true);
+    const size = view.getUint32(p + 20, true);
+    const nameLength = view.getUint16(p + 28, true);
+    const local = view.getUint32(p + 42, true);
+    const name = names.decode(bytes.subarray(p + 46, p + 46 + nameLength));
+    p += 46 + nameLength + view.getUint16(p + 30, true) + view.getUint16(p + 32, true);
+    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    const data = bytes.subarray(start, start + size);
+    if (!name.endsWith("/")) entries.push([name, method === 0 ? Promise.resolve(data) : inflate(data)]);
+  }
+  const FS = pyodide.FS;
+  for (const [name, data] of entries) {
+    const path = APP_HOME + "/" + name;
+    FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    FS.writeFile(path, await data);
+  }
+}
+
+// Where no service worker will fetch the snapshots for the next visit (embedded,
+// or no service worker here), fetch them into the HTTP cache once the page is
+// ready and the browser idle.
+function prefetchForNextTime() {
+  let served = false;
+  try {
+    const embed = new URLSearchParams(location.search).get("embed") === "1";
+    served = !embed && window.isSecureContext && "serviceWorker" in navigator;
+  } catch (error) {
+    served = false;
+  }
+  if (served) return;
+  const root = document.documentElement;
+  const fetchAll = () => {
+    for (const entry of Object.values(BUILD.snapshots || {})) {
+      fetch(new URL(entry.url, import.meta.url)).then((r) => r.arrayBuffer()).catch(() => {});
+    }
+  };
+  const idle = () => (window.requestIdleCallback ? requestIdleCallback(fetchAll, { timeout: 5000 })
+                                                 : setTimeout(fetchAll, 1000));
+  if (root.dataset.state === "ready") {
+    idle();
+    return;
+  }
+  const observer = new MutationObserver(() => {
+    if (root.dataset.state !== "ready") return;
+    observer.disconnect();
+    idle();
+  });
+  observer.observe(root, { attributes: true, attributeFilter: ["data-state"] });
+}
+
+// The page's Pyodide starts loading as soon as index.html runs this module
+// (before PyScript, which then asks for it below), once the first frame is
+// painted: the boot's long tasks come after what the page shows at once.
+let page = null;
+function startPage() {
+  if (page === null) {
+    performance.mark("freecell:runtime-start");
+    const zip = fetchPackage();
+    page = loadFast(BUILD.snapshots && BUILD.snapshots.page).then(async (loaded) => {
+      await unzipInto(loaded.pyodide, await zip);
+      document.documentElement.dataset.boot = loaded.boot;
+      performance.mark("freecell:runtime-loaded");
+      if (loaded.boot !== "snapshot") prefetchForNextTime();
+      return loaded;
+    });
+  }
+  return page;
+}
+if (typeof document !== "undefined") {
+  requestAnimationFrame(() => setTimeout(startPage, 0));
+  setTimeout(startPage, 100); // no frames in a hidden tab
+}
+
+// How the page's Pyodide came up, and its memory now (for tests and bench/page.py).
+export async function runtimeInfo() {
+  const { pyodide, boot } = await startPage();
+  return { boot, wasmBytes: pyodide._module.HEAP8.byteLength };
+}
+
+// PyScript's entry point (pyscript.toml's `interpreter`): the page's Pyodide.
+export async function loadPyodide(config = {}) {
+  const { pyodide } = await startPage();
+  if (config.stdout) pyodide.setStdout({ batched: config.stdout });
+  if (config.stderr) pyodide.setStderr({ batched: config.stderr });
+  return pyodide;
+}
+
+// The solver worker's Pyodide, with the freecell package in place.
+export async function loadWorkerPyodide() {
+  const zip = fetchPackage();
+  const loaded = await loadFast(BUILD.snapshots && BUILD.snapshots.worker);
+  await unzipInto(loaded.pyodide, await zip);
+  return loaded;
+}

@@ -1,0 +1,238 @@
+"""Outside text and the address: what is shown of it, why it is refused, the game as a link.
+
+- freecell.ui.text: bidi controls and other control characters never reach
+  a message; right-to-left text can be isolated.
+- freecell.ui.start.parse_query: each refusal names its cause; a long
+  address that asks only for a good deal is not refused.
+- freecell.ui.link: a game as ``?deal=…&moves=…`` and back, through the
+  engine; tampered links give a reason and the plain deal.
+- freecell.ui.notices: the "not saved" notice comes back after a dismissal,
+  at most once a minute.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from freecell.game import Game
+from freecell.piles import Move
+from freecell.position import Position
+from freecell.ui.link import MAX_MOVES_CHARS, game_link, parse_link
+from freecell.ui.notices import FailureNotice
+from freecell.ui.start import MAX_FIELDS, REASONS, StartRequest, parse_embed, parse_query
+from freecell.ui.text import BIDI_CONTROLS, FSI, PDI, clean, isolate, shorten
+
+# --- outside text -------------------------------------------------------------------------------
+
+
+def test_bidi_controls_are_stripped() -> None:
+    spoof = "617\u202e!now \u2066x\u2069\u200f\u061c"
+    assert clean(spoof) == "617!now x"
+    assert all(ch not in clean("".join(BIDI_CONTROLS)) for ch in BIDI_CONTROLS)
+    assert clean("\ufeff6\u200d1\u00ad7\x00\x1b[31m") == "617[31m"
+    assert clean("a\nb\tc\u2028d") == "a b c d"
+    assert clean("\ud800x") == "x"
+    assert clean(None) == "" and clean(617) == ""
+    assert clean("plain text, 617") == "plain text, 617"
+    assert clean("Été ١٢٣ 名前") == "Été ١٢٣ 名前"  # letters and digits of any script stay
+
+
+def test_shorten_and_isolate() -> None:
+    assert shorten("\u202e" + "9" * 30) == "9" * 24 + "…"
+    assert shorten("abc") == "abc"
+    assert isolate("\u202eabc") == FSI + "abc" + PDI
+    assert isolate("x" * 40, limit=None) == FSI + "x" * 40 + PDI
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=60))
+def test_nothing_that_changes_a_line_gets_through(text: str) -> None:
+    out = clean(text)
+    assert not any(ch in BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in out)
+    assert len(shorten(text)) <= 25
+
+
+def test_a_refused_deal_echoes_only_clean_text() -> None:
+    req = parse_query("?deal=%E2%80%AE716%20niw")  # U+202E then "716 niw"
+    assert req.reason == "deal.not_number" and req.error == "deal.error.url"
+    assert req.error_text == "716 niw"
+    req = parse_query("?deal=1&variant=%E2%80%AEx" + "y" * 40)
+    assert req.reason == "variant.unknown" and "\u202e" not in req.error_text and len(req.error_text) <= 25
+
+
+# --- why an address is refused -----------------------------------------------------------------
+
+
+BOARD_1 = Position.deal(1).to_text()
+
+
+def board_query(text: str) -> str:
+    return "?board=" + text.replace("\n", "/").replace(" ", "+")
+
+
+@pytest.mark.parametrize(("query", "reason"), [
+    ("?deal=", "deal.empty"),
+    ("?deal=abc", "deal.not_number"),
+    ("?deal=0", "deal.range"),
+    ("?deal=99999999999", "deal.range"),
+    ("?deal=5_000", "deal.not_number"),
+    ("?deal=1&variant=klondike", "variant.unknown"),
+    (board_query(":\n" * 8), "board.count"),
+    (board_query("JD"), "board.columns"),
+    (board_query(BOARD_1.replace("JD", "XX")), "board.card"),
+    (board_query(BOARD_1.replace("KD", "JD")), "board.duplicate"),
+    (board_query(BOARD_1.replace("Freecells: - - - -", "Freecells: AH 2H 3H 4H 5H")), "board.cells"),
+    (board_query(BOARD_1.replace("Foundations: H-0", "Foundations: H-Z")), "board.foundation"),
+    ("?board=" + "x" * 10_001, "board.too_long"),
+    ("?" + "&".join(f"x{i}=1" for i in range(MAX_FIELDS + 1)), "query.too_many_fields"),
+    ("?deal=1&x=" + "a" * 200_000, "query.too_long"),
+])
+def test_each_refusal_names_its_cause(query: str, reason: str) -> None:
+    req = parse_query(query)
+    assert req.reason == reason and reason in REASONS
+    assert req.error is not None and req.deal is None and req.board is None
+
+
+def test_not_text_is_refused_with_a_reason() -> None:
+    assert parse_query(None).reason == "query.not_text"  # type: ignore[arg-type]
+
+
+def test_the_message_keys_stay_those_the_page_knows() -> None:
+    assert parse_query("?deal=x").error == "deal.error.url"
+    assert parse_query("?deal=1&variant=x").error == "variant.error.url"
+    assert parse_query("?board=x").error == "board.error.url"
+    assert parse_query("&".join(["x=1"] * 50)).error == "board.error.url"
+
+
+@pytest.mark.parametrize("query", [
+    "?deal=617&utm_source=" + "x" * 5_000,
+    "?deal=617" + "&" * 5_000,
+    "?deal=617" + "%20" * 2_000,
+    "?deal=" + "0" * 5_000 + "617",
+    "?fbclid=" + "y" * 4_500 + "&deal=617",
+])
+def test_a_long_address_that_asks_only_for_a_good_deal_is_not_refused(query: str) -> None:
+    assert len(query) > 4_000
+    assert parse_query(query) == StartRequest(deal=617)
+
+
+def test_embedding_survives_a_long_address() -> None:
+    req = parse_embed("?embed=1&host=https://example.org&deal=617&moves=" + "58." * 3_000)
+    assert req.embed and req.hosts == ("https://example.org",)
+
+
+# --- the game as a link ------------------------------------------------------------------------
+
+
+def played(deal: int = 617, variant: str = "freecell", moves: int = 30, seed: int = 0) -> Game:
+    import random
+
+    rng = random.Random(seed)
+    game = Game(deal, variant=variant)
+    for _ in range(moves):
+        options = game.legal_moves()
+        if not options:
+            break
+        game.play(rng.choice(options))
+    return game
+
+
+@pytest.mark.parametrize(("deal", "variant"), [(617, "freecell"), (5, "seahaven"), (12, "eightoff"),
+                                               (3, "bakers")])
+def test_a_link_replays_to_the_same_game(deal: int, variant: str) -> None:
+    game = played(deal, variant)
+    game.undo()  # the turns undone are not in the link
+    link = game_link(game)
+    assert link is not None and "+" not in link.partition("&moves=")[2]
+    assert ("variant=" in link) == (variant != "freecell")
+    back = parse_link(link)
+    assert back.reason is None and back.game is not None
+    assert back.game.position == game.position
+    assert [t.text() for t in back.game.turns] == [t.text() for t in game.turns]
+    assert not back.game.can_redo() and not back.game.clock.running
+    while back.game.undo() is not None:  # undo goes back to the deal's start
+        pass
+    assert back.game.position == Game(deal, variant=variant).start
+
+
+def test_a_board_games_link() -> None:
+    game = Game(position=Position.deal(1))
+    game.play(game.legal_moves()[0])
+    link = game_link(game)
+    assert link is not None and link.startswith("?board=")
+    back = parse_link(link)
+    assert back.game is not None and back.game.deal is None and back.game.position == game.position
+
+
+def test_a_game_without_moves_is_the_plain_deal() -> None:
+    assert game_link(Game(617)) == "?deal=617"
+    assert game_link(Game(617, variant="bakers")) == "?deal=617&variant=bakers"
+
+
+@pytest.mark.parametrize(("query", "reason"), [
+    ("?deal=617&moves=58.11", "moves.illegal"),
+    ("?deal=617&moves=58.6a-7b", "moves.illegal"),  # an auto-move that does not go home
+    ("?deal=617&moves=58.zz", "moves.garbage"),
+    ("?deal=617&moves=58..6a", "moves.garbage"),
+    ("?deal=617&moves=%3Cscript%3E%E2%80%AE", "moves.garbage"),
+    ("?deal=617&moves=" + "58." * (MAX_MOVES_CHARS // 3 + 1), "moves.too_long"),
+])
+def test_a_tampered_link_gives_a_reason_and_the_plain_deal(query: str, reason: str) -> None:
+    back = parse_link(query)
+    assert back.reason == reason and back.error == "moves.error.url"
+    assert back.game is not None and back.game.deal == 617 and back.game.moves == 0
+    assert back.error_text == clean(back.error_text) and len(back.error_text) <= 25  # shown as text
+
+
+def test_an_unknown_variant_in_a_link_gives_the_plain_classic_deal() -> None:
+    back = parse_link("?deal=617&variant=klondike&moves=58")
+    assert back.reason == "variant.unknown" and back.error == "variant.error.url"
+    assert back.game is not None and back.game.deal == 617 and back.game.moves == 0
+    assert back.game.variant is not None and back.game.variant.id == "freecell"
+
+
+def test_a_link_that_names_no_game() -> None:
+    for query in ("?moves=58", "?deal=0&moves=58", "?deal=1&x=" + "a" * 300_000, "garbage", ""):
+        back = parse_link(query)
+        assert back.game is None
+    assert parse_link("?deal=0").reason == "deal.range"
+    assert parse_link("?deal=1&x=" + "a" * 300_000).reason == "query.too_long"
+
+
+def test_a_long_game_fits_in_a_link() -> None:
+    game = Game(position=Position.from_text(
+        "Foundations: H-9 C-9 D-9 S-9\nFreecells: - - - -\n"
+        ": KC QC JC TC\n: KD QD JD TD\n: KH QH JH TH\n: KS QS JS TS\n:\n:\n:\n:\n"), auto_move=False)
+    game.play(Move.parse("15"))
+    for i in range(2_000):
+        game.play(Move.parse("56" if i % 2 == 0 else "65"))
+    link = game_link(game)
+    assert link is not None
+    back = parse_link(link)
+    assert back.reason is None and back.game is not None and back.game.moves == 2_001
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="0123456789abcdefghx.-+%", max_size=40))
+def test_any_moves_text_never_raises(moves: str) -> None:
+    back = parse_link("?deal=617&moves=" + moves)
+    assert back.game is not None and back.game.deal == 617
+
+
+# --- the "not saved" notice ----------------------------------------------------------------------
+
+
+def test_the_notice_comes_back_after_a_dismissal_at_most_once_a_minute() -> None:
+    notice = FailureNotice()
+    assert notice.failed(100.0)  # the first failure is said
+    assert not notice.failed(101.0)  # on show: nothing more
+    notice.dismissed()
+    assert not notice.failed(120.0)  # dismissed, but said less than a minute ago
+    assert notice.failed(160.0)  # the next failed save a minute on
+    notice.dismissed()
+    assert not notice.failed(200.0) and notice.failed(221.0)
+    assert not notice.failed(10_000.0)  # still on show: never twice at once
