@@ -607,6 +607,27 @@ def finish(root: Path, sw_source: Path = SW_SOURCE) -> str:
     return build_hash
 
 
+SPRITE_MARK = "<!-- __FREECELL_SPRITE__ -->"
+
+
+def page_data(root: Path) -> None:
+    """What the page's scripts draw from, made by the game's Python: the card sprite in index.html.
+
+    (:mod:`freecell.ui.sprite`: the faces and pile marks that static/early.js
+    and the page's Python both draw with.)
+    """
+    sys.path.insert(0, str(ROOT))
+    try:
+        from freecell.ui.sprite import sprite_svg
+    finally:
+        sys.path.remove(str(ROOT))
+    index = root / "index.html"
+    text = index.read_text(encoding="utf-8")
+    if text.count(SPRITE_MARK) != 1:
+        raise BuildError(f"index.html must hold {SPRITE_MARK} exactly once")
+    index.write_text(text.replace(SPRITE_MARK, sprite_svg()), encoding="utf-8")
+
+
 def build(dest: Path = DIST) -> Path:
     """Build the site into ``dest`` (``dist/``), replacing what is there in one step."""
     npm_install()
@@ -619,6 +640,7 @@ def build(dest: Path = DIST) -> Path:
             shutil.copy2(ROOT / name, tmp / name)
         # the service worker's source goes to the root, filled in, by finish()
         shutil.copytree(ROOT / "static", tmp / "static", ignore=shutil.ignore_patterns(SW_SOURCE.name))
+        page_data(tmp)
         vendor(tmp / "vendor")
         write_runtime(tmp, python_runtime(tmp))
         finish(tmp)

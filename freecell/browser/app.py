@@ -26,7 +26,9 @@ from pyodide.ffi import create_proxy
 
 from ..position import Position
 from ..ui import change as ch
+from ..ui import screen
 from ..ui.analysis import Reply
+from ..ui.drawn import KEY_DRAWN, TABLE_CLASSES, drawn_record
 from ..ui.embed import Command
 from ..ui.layout import LARGE_MIN_STRIP, MIN_STRIP, compute_layout
 from ..ui.session import Boot, Session
@@ -163,7 +165,7 @@ class Page:
         first = self._look is None
         self._look = look
         four, large, left, speed, theme, reduced = look
-        self.view.set_style(four_colour=bool(four), large=bool(large))
+        self.view.set_style(large=bool(large))
         for cls, on in (("four-colour", four), ("large-cards", large), ("left-handed", left)):
             self.svg.classList.toggle(cls, bool(on))
         self.view.speed = SPEEDS.get(str(speed), 1.0)
@@ -185,6 +187,8 @@ class Page:
         s = self.session
         if isinstance(effect, ch.SaveGame):
             self._write(KEY_GAME, s.game.to_json())
+            if effect.whole:
+                self._keep_drawing()
         elif isinstance(effect, ch.SaveStats):
             self._write(KEY_STATS, s.progress.stats.to_json())
         elif isinstance(effect, ch.SaveSettings):
@@ -203,6 +207,21 @@ class Page:
         elif isinstance(effect, ch.FinishNext):
             self.bindings.cancel(self._finish_timer)
             self._finish_timer = self.bindings.later(effect.ms, self._finish_step)
+
+    def _keep_drawing(self) -> None:
+        """The table as drawn now, for static/early.js to draw at the next load (freecell/ui/drawn.py)."""
+        s = self.session
+        layout = self.view.layout
+        if layout is None:
+            return
+        st = s.settings
+        items = screen.status_items(s.cat, s.game, s.variant(), s.level, s.verdict(),
+                                    show_score=st.flag("score"), show_winnable=st.flag("winnability"))
+        status = [(i.name, i.text, i.hidden) for i in items]
+        status.append(("time", screen.time_item(s.cat, s.game).text, False))
+        classes = [name for name in TABLE_CLASSES if st.flag(name)]
+        self._write(KEY_DRAWN, drawn_record(layout, s.position, deal=s.game.deal, variant=s.variant(),
+                                            large=st.flag("large-cards"), classes=classes, status=status))
 
     def _finish_step(self) -> None:
         self._finish_timer = None
