@@ -9,7 +9,8 @@
 // interactive, and every value read is checked against an allow-list first
 // (numbers in range, card and pile names, the sprite's symbol names, short
 // texts put in with textContent).  When the address asks for another game than
-// the one kept, nothing is drawn.  <html data-early="drawn"> says it drew.
+// the one kept, nothing is drawn.  <html data-early="drawn"> says it drew, "none" that it
+// had nothing to draw.
 "use strict";
 (function () {
   const MAX_COORD = 20000; // drawn.RECORD_RULES
@@ -115,4 +116,5 @@
 
   const data = read();
   if (data && asked(data)) draw(data);
+  if (!document.documentElement.dataset.early) document.documentElement.dataset.early = "none";
 })();

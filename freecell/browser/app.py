@@ -81,6 +81,8 @@ class Page:
         self.chrome.build_rules(s.cat)
         build_language_choice(s.cat, s.settings.language)
         self.events.bind(on_motion=self.restyle, on_tick=lambda: self.chrome.time(self.session))
+        if self.events.settings_panel is not None:
+            self.events.settings_panel.select_tab("game")
         self.apply(s.start(boot))
         for name in ("new", "settings", "hint"):
             q(f'.actionbar [data-action="{name}"]').removeAttribute("disabled")

@@ -115,6 +115,12 @@ ALMOST_DEAD_BOARD = board_from_parts(
     cells="KC KS QC -",
 )
 LAST_MOVE = Move.parse("1d")
+# The board of the stuck-panel defect: the last move goes onto a column (J♣ onto Q♥, 45).
+COLUMN_LAST_BOARD = Position.from_text(
+    "Foundations: H-0 C-0 D-0 S-0\nFreecells: KH KD KC KS\n: TS 5S QS 7C 9S 4D\n: QD 7S 6D 7D AC 8H\n"
+    ": 3D TC 4H 2C 4S 5H\n: 6H 2D 6C AH 9D JC\n: AS 5C 8C JS TH QH\n: 4C 5D AD JH 3S QC\n"
+    ": 2H TD 8S 8D 9C 7H\n: 3C 9H 2S 6S JD 3H\n")
+COLUMN_LAST_MOVE = Move.parse("45")
 
 # Moves of deal 617 (no column-to-column move exists at the start of deal 1).
 DEAL = 617
@@ -537,6 +543,32 @@ def test_stuck_panel_buttons(page: Any, site: str) -> None:
             expect_layout(page, ALMOST_DEAD_BOARD)
             expect_status(page, "moves", 0)
             expect_status(page, "deal", "")
+
+
+@browser
+@pytest.mark.parametrize("action", ["undo", "replay", "new"])
+def test_stuck_panel_buttons_after_a_last_move_onto_a_column(page: Any, site: str, action: str) -> None:
+    """The defect: after J♣ onto Q♥ the panel's buttons raised IndexError (the focus target was stale)."""
+    open_page(page, board_url(site, COLUMN_LAST_BOARD))
+    game = Game(position=COLUMN_LAST_BOARD)
+    stuck = panel(page, "stuck")
+    drag_card_to_pile(page, "JC", "5")
+    game.play(COLUMN_LAST_MOVE)
+    expect_game(page, game)
+    expect(stuck).to_be_visible(timeout=STEP_TIMEOUT)
+    stuck.locator(f"[data-action={action}]").click()
+    expect(stuck).to_be_hidden()
+    if action == "new":
+        expect_random_deal(page)
+        return
+    expect_layout(page, COLUMN_LAST_BOARD)
+    expect_status(page, "moves", 0)
+    # and the table plays on: the same move again, then Undo from the action bar
+    drag_card_to_pile(page, "JC", "5")
+    expect(stuck).to_be_visible(timeout=STEP_TIMEOUT)
+    page.locator(".actionbar [data-action=undo]").click()
+    expect_layout(page, COLUMN_LAST_BOARD)
+    expect(page.locator("[data-role=message]")).not_to_have_text("Nothing to undo")
 
 
 # --- bad input ------------------------------------------------------------------------------
