@@ -39,6 +39,9 @@ init script and read afterwards:
   of column 1 and then free cell ``a``; when ``[data-status=moves]`` gets
   ``data-value="1"`` (this includes the harness's reaction: ready -> first
   ``pointerdown`` is reported beside it);
+* *phases* of our page: static/runtime.mjs starting Pyodide, Pyodide (and
+  freecell.zip) in place, static/main.py starting (after PyScript's own
+  start), from their ``performance.mark`` entries;
 * *worker ready*: the solver worker's ``ready`` message reaching the page
   (``window.Worker`` is wrapped to see it), and how the worker booted;
 * *main-thread CPU to ready*: from a trace (CDP ``Tracing``, category
@@ -220,7 +223,10 @@ async (ours) => {
     try { info = await (await import('./static/runtime.mjs')).runtimeInfo(); } catch (e) { info = null; }
   }
   const wasm = document.documentElement.dataset.wasm;
+  const mark = (name) => { const m = performance.getEntriesByName(name)[0]; return m ? m.startTime : null; };
   return {
+    runtimeStart: mark('freecell:runtime-start'), runtimeLoaded: mark('freecell:runtime-loaded'),
+    main: mark('freecell:main'),
     fcp: fcp ? fcp.startTime : null, table: b.table > 0 ? b.table : null, ready: b.ready,
     firstMove: b.firstMove, firstDown: b.firstDown, worker: b.worker, workerBoot: b.workerBoot,
     workerWasm: b.workerWasm, boot: info ? info.boot : (document.documentElement.dataset.boot || null),
@@ -367,6 +373,9 @@ class Sample:
     ready_ms: float | None = None
     first_move_ms: float | None = None
     ready_to_input_ms: float | None = None
+    runtime_start_ms: float | None = None
+    runtime_loaded_ms: float | None = None
+    main_ms: float | None = None
     worker_ready_ms: float | None = None
     worker_after_ready_ms: float | None = None
     cpu_to_ready_ms: float | None = None
@@ -381,7 +390,8 @@ class Sample:
     not_modified: float | None = None
 
 
-NUMERIC = ("fcp_ms", "table_ms", "ready_ms", "first_move_ms", "ready_to_input_ms", "worker_ready_ms",
+NUMERIC = ("fcp_ms", "table_ms", "ready_ms", "first_move_ms", "ready_to_input_ms", "runtime_start_ms",
+           "runtime_loaded_ms", "main_ms", "worker_ready_ms",
            "worker_after_ready_ms", "cpu_to_ready_ms", "worker_cpu_ms", "page_wasm_mb", "worker_wasm_mb",
            "js_heap_mb", "bytes", "requests", "not_modified")
 
@@ -439,6 +449,7 @@ class Load:
         s.ready_ms = r["ready"] if ready_at is None else float(ready_at)
         if r["firstDown"] is not None and r["ready"] is not None:
             s.ready_to_input_ms = r["firstDown"] - r["ready"]
+        s.runtime_start_ms, s.runtime_loaded_ms, s.main_ms = r["runtimeStart"], r["runtimeLoaded"], r["main"]
         s.worker_ready_ms = r["worker"]
         if r["worker"] is not None and s.ready_ms is not None:
             s.worker_after_ready_ms = r["worker"] - s.ready_ms
@@ -658,6 +669,13 @@ def report(result: dict[str, Any]) -> str:
             + ",".join(boots))
     if bare and bare_cpu:
         lines.append(f"  (xbare: ready over 'bare warm' ready; bare warm main-thread CPU {bare_cpu:,.0f} ms)")
+    lines.append("\nour page's phases (medians, ms): runtime.mjs starts, Pyodide and freecell.zip in place,"
+                 " main.py starts (after PyScript's own start), ready")
+    for kind in ("cold", "warm", "sw"):
+        row = med.get(kind)
+        if row:
+            lines.append(f"  {kind:6} {fmt(row['runtime_start_ms']):>6} {fmt(row['runtime_loaded_ms']):>7} "
+                         f"{fmt(row['main_ms']):>7} {fmt(row['ready_ms']):>7}")
     lat = result["move_latency"]
     if lat["moves"]:
         m = statistics.median(lat["pointerup_to_mutation_ms"])

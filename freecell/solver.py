@@ -28,22 +28,33 @@ solutions shorter).  The only pruning, each safe:
    of several empty free cells or empty columns only the first is a target:
    each of these leads to the same canonical state as a move that is tried.
 
-Solutions are then shortened: a stretch of moves that leads back to a state
-already on the path is cut out, and a stretch that one legal move can replace
-is replaced.  The result is replayed by the engine before it is returned.
+Solutions are then shortened (:mod:`freecell.shorten`: moves deleted or
+redirected, stretches with slack searched again) and replayed by the engine
+before they are returned.
+
+A search may be given a known solution (:class:`KnownPath`, from a position
+searched before): any state of the search that is a state along it (up to the
+order of columns and free cells) is solved at once, by the path to it and the
+rest of the known solution, relabelled to the search's columns.  The root's
+children and grandchildren are looked up first, so a position a move or two
+off a known line is answered in a few nodes.
+
+:func:`quick_hint` is the cheap fallback for the page itself: a small search
+and the first move towards its best state, a few milliseconds.
 """
 
 from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .engine import apply_move, check_move, legal_moves
 from .piles import CELL, COLUMN, FOUNDATION, HOME, Move, Pile, cell, column, foundation
 from .position import Position
 from .rules import FREECELL, Build, EmptyColumn, Rules
+from .shorten import PASS_NODES, card_moves, distance, repair, shorten, supports
 
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
 # Orders of the search, taken in turn over one shared frontier: (weight of the
@@ -83,6 +94,17 @@ SIDE_SEARCHES: tuple[tuple[str, tuple[tuple[float, ...], ...]], ...] = (
 # contrived run); a packed key is ~130 bytes a state, a state still waiting in
 # the heaps ~600 more.
 MAX_STATES = 400_000
+# The shortening pass's node budget (:func:`freecell.shorten.shorten`): PASS_NODES,
+# and SHORTEN_PER_MOVE more for each move of the solution beyond SHORTEN_FROM
+# (long solutions have the most slack, and are the rare ones).
+SHORTEN_FROM = 90
+SHORTEN_PER_MOVE = 400
+# quick_hint's search: small enough for a few milliseconds in the page's Python
+QUICK_NODES = 40
+# how many of the states along a known solution nearest to a position are tried as
+# the start of a repair (KnownPath.repair)
+REPAIR_TRIES = 4
+QUICK_STATES = 5_000
 
 # A move inside the search: (src kind, src index, dst kind, dst index, count)
 RawMove = tuple[int, int, int, int, int]
@@ -113,6 +135,76 @@ def _red(card: int) -> bool:
     return s == 1 or s == 2
 
 
+def state_key(cols: Cols, cells: Sequence[int], found: Sequence[int]) -> bytes:
+    """The canonical state, packed: about 100 bytes, against 250 as tuples.
+
+    Columns in sorted order with a separator (no card is 255), then the
+    free cells sorted (an empty one, -1, is 255), then the four foundations.
+    """
+    return (b"\xff".join(map(bytes, sorted(cols)))
+            + bytes(sorted(c & 255 for c in cells)) + bytes(found))
+
+
+def position_key(pos: Position) -> bytes:
+    return state_key(pos.columns, [-1 if c is None else c for c in pos.cells], pos.foundations)
+
+
+class KnownPath:
+    """A known solution: the positions along it, each with the rest of the solution.
+
+    ``moves`` must be legal from ``start`` under ``rules`` and end with every
+    card home (``ValueError`` otherwise).
+    """
+
+    def __init__(self, start: Position, moves: Sequence[Move], rules: Rules = FREECELL) -> None:
+        start.validate(rules)
+        self.rules = rules
+        self.moves = list(moves)
+        self.positions = [start]
+        pos = start
+        for i, m in enumerate(self.moves):
+            refusal = check_move(pos, m, rules)
+            if refusal is not None:
+                raise ValueError(f"move {i + 1} ({m.text()}) of the path is illegal: {refusal.reason.value}")
+            pos = apply_move(pos, m)
+            self.positions.append(pos)
+        if not pos.is_won():
+            raise ValueError("the path does not end with every card home")
+        # a state met twice answers with its later place (the shorter rest)
+        self._at = {position_key(p): i for i, p in enumerate(self.positions)}
+        self._cards = card_moves(start, rules, self.moves)
+        self._supports = supports(start, rules, self._cards)
+
+    def find(self, key: bytes) -> int | None:
+        """Where a state (:func:`state_key`) is along the path, or ``None``."""
+        return self._at.get(key)
+
+    def repair(self, pos: Position, tries: int = REPAIR_TRIES) -> list[Move] | None:
+        """A solution from ``pos``: the rest of the known one, as card moves, from one of the
+        ``tries`` states along it nearest to ``pos`` (:func:`freecell.shorten.repair`)."""
+        here = supports(pos, self.rules, ())[0]
+        near = sorted(range(len(self.positions)), key=lambda i: (distance(here, self._supports[i]), -i))
+        return repair(pos, self.rules, self._cards, near[:tries])
+
+    def rest(self, i: int, pos: Position) -> list[Move]:
+        """The moves from state ``i`` on, relabelled to ``pos`` (the same state, its columns
+        and cells in another order)."""
+        cols, cells = _relabel(self.positions[i], pos)
+        return _remap(self.moves[i:], cols, cells)
+
+
+_FITS: dict[Build, tuple[list[tuple[int, ...]], list[frozenset[int]]]] = {}
+
+
+def _fits_table(rules: Rules) -> tuple[list[tuple[int, ...]], list[frozenset[int]]]:
+    """For each card, the cards that may lie on it, as tuples and as sets (made once a build rule)."""
+    tables = _FITS.get(rules.build)
+    if tables is None:
+        fits = [tuple(c for c in range(52) if rules.builds_on(c, base)) for base in range(52)]
+        tables = _FITS[rules.build] = (fits, [frozenset(f) for f in fits])
+    return tables
+
+
 class _Node:
     __slots__ = ("cells", "cols", "done", "found", "g", "moves", "parent")
 
@@ -134,8 +226,11 @@ class Solver:
                  max_states: int = MAX_STATES,
                  orders: tuple[tuple[float, ...], ...] = ORDERS,
                  deep_after: int | None = DEEP_AFTER,
-                 depth_first: tuple[float, ...] | None = None) -> None:
+                 depth_first: tuple[float, ...] | None = None,
+                 known: KnownPath | None = None) -> None:
         position.validate(rules)
+        if known is not None and known.rules != rules:
+            raise ValueError("a known path under other rules")
         self.position = position
         self.rules = rules
         self.max_states = max_states
@@ -165,15 +260,28 @@ class Solver:
         self._any_empty = rules.empty_column is EmptyColumn.ANY
         self._runs: dict[tuple[int, ...], int] = {}
         self._disorder: dict[tuple[int, ...], int] = {}
-        self._fits: list[tuple[int, ...]] = [
-            tuple(c for c in range(52) if self._builds(c, base)) for base in range(52)
-        ]
-        self._fit_sets = [frozenset(f) for f in self._fits]
+        self._fits, self._fit_sets = _fits_table(rules)
+        self.known = known
+        self._hit: tuple[_Node, int] | None = None  # a state of the search along the known path
+        self._repaired: list[Move] | None = None  # the known path's rest, played from here
+        self._lookahead = known is not None  # the root's children and grandchildren first
         cells = tuple(-1 if c is None else c for c in position.cells)
         root = _Node(position.columns, cells, position.foundations, None, (), 0)
         root = self._auto(root)
         self._root = root
         self._push(root)
+
+    @property
+    def size(self) -> int:
+        """The states this search holds in memory (its side searches' included)."""
+        return len(self._seen) + sum(len(o._seen) for o in self._side)
+
+    def use_known(self, known: KnownPath) -> None:
+        """Look states up in ``known`` from now on (the root's neighbours first, at the next run)."""
+        self.known = known
+        self._lookahead = self.result is None
+        for other in self._side:
+            other.known = known
 
     # --- rules, fast ----------------------------------------------------
     def _builds(self, card: int, base: int) -> bool:
@@ -289,6 +397,10 @@ class Solver:
 
     def _push(self, n: _Node) -> None:
         key = self._key(n)
+        if self.known is not None and self._hit is None:
+            k = self.known.find(key)
+            if k is not None:
+                self._hit = (n, k)
         if key in self._seen:
             return
         self._seen.add(key)
@@ -413,6 +525,15 @@ class Solver:
         done = 0
         heaps = self._heaps
         try:
+            if self._lookahead:
+                self._lookahead = False
+                done = self._look_ahead()
+            if self._hit is not None:
+                self.result = self._finish_known(*self._hit)
+                return self.result
+            if self._repaired is not None:
+                self.result = self._finish(SOLVED, None, self._repaired)
+                return self.result
             while any(heaps):
                 if max_nodes is not None and done >= max_nodes:
                     return None
@@ -453,9 +574,12 @@ class Solver:
                 if self.deep_after is not None and self.nodes >= self.deep_after:
                     self.deep_after = None  # once
                     for kind, orders in SIDE_SEARCHES:
-                        side.append(Solver(self.position, self.rules, self.max_states, deep_after=None,
-                                           orders=orders if kind != DEPTH_FIRST else ((0.0, 0.0),),
-                                           depth_first=orders[0] if kind == DEPTH_FIRST else None))
+                        other = Solver(self.position, self.rules, self.max_states, deep_after=None,
+                                       orders=orders if kind != DEPTH_FIRST else ((0.0, 0.0),),
+                                       depth_first=orders[0] if kind == DEPTH_FIRST else None,
+                                       known=self.known)
+                        other._lookahead = False  # done once, here
+                        side.append(other)
                 # the orders take turns over one shared frontier: each state is
                 # expanded once, whichever order reaches it first
                 self._turn = (self._turn + 1) % len(heaps)
@@ -477,6 +601,9 @@ class Solver:
                 push = self._push
                 for child in self._children(node):
                     push(auto(child))
+                if self._hit is not None:
+                    self.result = self._finish_known(*self._hit)
+                    return self.result
             self.result = self._finish(UNSOLVABLE, None)
             return self.result
         finally:
@@ -489,10 +616,58 @@ class Solver:
             return Result(UNKNOWN, nodes=self.nodes, seconds=self.seconds, states=len(self._seen))
         return r
 
-    def _finish(self, verdict: str, node: _Node | None) -> Result:
-        moves: list[Move] = []
+    def _look_ahead(self) -> int:
+        """Look the root's children and grandchildren up in the known path; the nodes expanded.
+
+        The best one found (fewest moves in all) is the hit.  Without one, the
+        rest of the known path may still play from here as card moves
+        (:meth:`KnownPath.repair`).
+        """
+        known = self.known
+        if known is None or self._hit is not None:
+            return 0
+        best: tuple[int, _Node, int] | None = None
+        root = self._root
+        expanded = 1
+        for child in self._children(root):
+            child = self._auto_child(child)
+            k = known.find(self._key(child))
+            if k is not None:
+                total = child.g + len(known.moves) - k
+                if best is None or total < best[0]:
+                    best = (total, child, k)
+                continue
+            expanded += 1
+            for grand in self._children(child):
+                grand = self._auto_child(grand)
+                k = known.find(self._key(grand))
+                if k is not None:
+                    total = grand.g + len(known.moves) - k
+                    if best is None or total < best[0]:
+                        best = (total, grand, k)
+        self.nodes += expanded
+        if best is not None:
+            self._hit = (best[1], best[2])
+        else:
+            self._repaired = known.repair(self.position)
+        return expanded
+
+    def _finish_known(self, node: _Node, k: int) -> Result:
+        """Solved: the path to ``node`` and the known path's rest from its state ``k``."""
+        known = self.known
+        if known is None:
+            raise AssertionError("a hit without a known path")
+        here = Position(node.cols, tuple(None if c < 0 else c for c in node.cells), node.found)
+        return self._finish(SOLVED, None, self._path(node) + known.rest(k, here))
+
+    def _finish(self, verdict: str, node: _Node | None, moves: list[Move] | None = None) -> Result:
         if node is not None:
-            moves = shorten(self.position, self.rules, self._path(node))
+            moves = self._path(node)
+        if moves is None:
+            moves = []  # no solution here (or one adopted from a side search)
+        elif verdict == SOLVED:
+            extra = max(0, len(moves) - SHORTEN_FROM) * SHORTEN_PER_MOVE
+            moves = shorten(self.position, self.rules, moves, PASS_NODES + extra)
             replay(self.position, self.rules, moves)
         self._heaps = [[] for _ in self.orders]
         self._side = []
@@ -587,11 +762,6 @@ def replay(position: Position, rules: Rules, moves: list[Move]) -> Position:
     return pos
 
 
-def _canon(pos: Position) -> tuple[object, ...]:
-    return (tuple(sorted(pos.columns)), tuple(sorted(c if c is not None else -1 for c in pos.cells)),
-            pos.foundations)
-
-
 def _relabel(a: Position, b: Position) -> tuple[list[int], list[int]]:
     """Where each column and free cell of ``a`` is in ``b`` (the same state, relabelled)."""
     free_cols = [i for i, c in enumerate(b.columns) if not c]
@@ -603,7 +773,7 @@ def _relabel(a: Position, b: Position) -> tuple[list[int], list[int]]:
     return cols, cells
 
 
-def _remap(moves: list[Move], cols: list[int], cells: list[int]) -> list[Move]:
+def _remap(moves: Sequence[Move], cols: list[int], cells: list[int]) -> list[Move]:
     def pile(p: Pile) -> Pile:
         if p.kind == COLUMN:
             return column(cols[p.index])
@@ -612,51 +782,6 @@ def _remap(moves: list[Move], cols: list[int], cells: list[int]) -> list[Move]:
         return p
 
     return [Move(pile(m.src), pile(m.dst), m.count) for m in moves]
-
-
-def _states(position: Position, moves: list[Move]) -> list[Position]:
-    states = [position]
-    for m in moves:
-        states.append(apply_move(states[-1], m))
-    return states
-
-
-def shorten(position: Position, rules: Rules, moves: list[Move]) -> list[Move]:
-    """Shorten a solution: cut out loops, and stretches one move can replace.
-
-    States are compared as sets of columns and free cells, so a stretch that
-    only relabels piles is cut too; the moves after it are relabelled to match.
-    """
-    states = _states(position, moves)
-    # 1. loops: a later state that is an earlier one relabelled
-    changed = True
-    while changed:
-        changed = False
-        first: dict[tuple[object, ...], int] = {}
-        for j, st in enumerate(states):
-            i = first.setdefault(_canon(st), j)
-            if i != j:
-                cols, cells = _relabel(st, states[i])
-                moves = moves[:i] + _remap(moves[j:], cols, cells)
-                states = _states(position, moves)
-                changed = True
-                break
-    # 2. shortcuts: one legal move from state i reaches (a relabelling of) state j > i + 1
-    i = 0
-    while i < len(moves) - 1:
-        later = {_canon(st): j for j, st in enumerate(states) if j > i + 1}
-        best_j, best_m, best_after = -1, None, None
-        for m in legal_moves(states[i], rules, distinct=False):
-            after = apply_move(states[i], m)
-            j = later.get(_canon(after), -1)
-            if j > best_j:
-                best_j, best_m, best_after = j, m, after
-        if best_m is not None and best_after is not None and best_j > i + 1:
-            cols, cells = _relabel(states[best_j], best_after)
-            moves = moves[:i] + [best_m] + _remap(moves[best_j:], cols, cells)
-            states = _states(position, moves)
-        i += 1
-    return moves
 
 
 def hint(position: Position, rules: Rules = FREECELL, seconds: float = 3.0) -> tuple[str, Move | None]:
@@ -669,3 +794,21 @@ def hint(position: Position, rules: Rules = FREECELL, seconds: float = 3.0) -> t
         return UNSOLVABLE, None
     return UNKNOWN, s.best_move()
 
+
+
+def quick_hint(position: Position, rules: Rules = FREECELL, max_nodes: int = QUICK_NODES) -> Move | None:
+    """A move to suggest at once, before any real search: a few milliseconds.
+
+    The same kind of move as the worker's fallback: a search of ``max_nodes``
+    nodes (no side searches, a small memory cap), then the first move of its
+    solution if it found one, else the first move towards the best state it
+    saw (:meth:`Solver.best_move`).  Always a legal move; ``None`` only when
+    the position has none (a won or a dead one).
+    """
+    s = Solver(position, rules, max_states=QUICK_STATES, orders=ORDERS[:1], deep_after=None)
+    s.run(max_nodes=max_nodes)
+    move = s.best_move()
+    if move is not None and check_move(position, move, rules) is None:
+        return move
+    moves = legal_moves(position, rules, distinct=True)
+    return moves[0] if moves else None

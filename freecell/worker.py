@@ -7,7 +7,10 @@ returns.  No Python object crosses the boundary.
 Page to worker::
 
     {"type": "solve", "id": 7, "board": "<board text>", "rules": {...},
-     "budget_ms": 3000}                        # search this position
+     "budget_ms": 3000,                        # search this position
+     "keep": 6,                                # optional: search 6 goes on beside it
+     "path": {"board": "<board text>",         # optional: a known solution from
+              "moves": [{"from": ..., "to": ..., "count": ...}, ...]}}   # that board
     {"type": "cancel", "id": 7}                # stop it (any new solve does too)
     {"type": "ping", "id": 8}                  # are you alive?
 
@@ -25,15 +28,41 @@ Worker to page::
 
 The search runs in slices of :data:`SLICE_NODES` nodes; between slices the
 worker yields to its event loop, so a new message is seen within a few tens
-of milliseconds.  Only the newest solve request is worked on.
+of milliseconds.  The newest solve request is the *foreground* search.
 
 A search that ran out of budget (or was cancelled) is kept, paused, until a
 request for another position comes: a new ``solve`` for the same board and
 rules resumes it where it stopped, with ``budget_ms`` more of search (its
 ``ms`` and ``nodes`` in the result count the whole search).  This is how the
-page gives a quick hint first and then, in the background, keeps looking for
-a proof.  Only one search is ever held, so memory stays bounded by the
-solver's own cap.
+page gives a quick hint first and then keeps looking for a proof.
+
+``keep`` (a proof carries down): a ``solve`` may name an earlier request whose
+search is still undecided (the foreground one it replaces, the background
+one, or the paused one).  That search goes on in the *background* instead of
+being dropped: no ``cancelled`` for it; when it reaches a verdict, or its own
+``budget_ms`` (of its own search time) runs out, it posts its ``result`` with
+its own id (out of budget it is then the paused search).  Every other held
+search is dropped (``cancelled`` for the foreground or background one that
+stops), so at most one search runs in the background.  While both
+run, the background takes :data:`BACKGROUND_SLICES` slices for each one of
+the foreground (a lost deal like 11982 is proven within seconds while the
+position on the table still gets its answer, :data:`BACKGROUND_SLICES` + 1
+times slower).  ``cancel`` with the background search's id stops it (it is
+then the paused search).  Progress comes for both, each with its own id.
+
+Memory: all the searches held (foreground, background, paused: never more
+than two at once) share the solver's cap, :data:`freecell.solver.MAX_STATES`
+states: before each slice the search to run is capped at that many minus the
+states the other one holds, and a search that reaches its cap ends
+``unknown``.
+
+``path`` (known solutions answer their successors): a solution known from
+another position, at most :data:`MAX_PATH_MOVES` moves, each legal from that
+board under the request's rules and ending with every card home.  The search
+takes every position along it as solved (:class:`freecell.solver.KnownPath`).
+
+Every field is checked against an allow-list; anything else (a bad ``keep``
+or ``path`` included) gets an ``error`` reply, never an exception.
 """
 
 from __future__ import annotations
@@ -41,14 +70,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .piles import Move, MoveError
 from .position import BoardError, Position
 from .rules import Rules
-from .solver import SOLVED, UNKNOWN, UNSOLVABLE, Result, Solver
+from .solver import MAX_STATES, SOLVED, UNKNOWN, UNSOLVABLE, KnownPath, Result, Solver
 
 SLICE_NODES = 150
 PROGRESS_EVERY = 20  # slices
 MAX_MESSAGE = 20_000
 MAX_BUDGET_MS = 60_000
+MAX_PATH_MOVES = 400  # 400 moves of ~36 characters: well within MAX_MESSAGE
+BACKGROUND_SLICES = 3  # background slices for each foreground slice, while both run
+SOLVE_FIELDS = frozenset({"type", "id", "board", "rules", "budget_ms", "keep", "path"})
 
 Message = dict[str, Any]
 
@@ -62,6 +95,10 @@ def difficulty(nodes: int) -> str:
     return "hard"
 
 
+def _is_id(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 2**53
+
+
 class _Job:
     def __init__(self, rid: int, key: tuple[str, str], solver: Solver, budget_ms: int) -> None:
         self.id = rid
@@ -72,12 +109,27 @@ class _Job:
         self.slices = 0
 
 
+def _known_path(data: object, rules: Rules) -> KnownPath:
+    """The ``path`` field, checked: ``ValueError`` for anything but a known solution."""
+    if not isinstance(data, dict) or set(data) != {"board", "moves"}:
+        raise ValueError("path must be an object with board and moves")
+    board, moves = data["board"], data["moves"]
+    if not isinstance(board, str):
+        raise ValueError("path board must be text")
+    if not isinstance(moves, list) or len(moves) > MAX_PATH_MOVES:
+        raise ValueError(f"path moves must be a list of at most {MAX_PATH_MOVES} moves")
+    start = Position.from_text(board, rules)
+    return KnownPath(start, [Move.from_json(m) for m in moves], rules)
+
+
 class Service:
     """Takes messages (JSON text), works in slices, returns messages to post."""
 
     def __init__(self) -> None:
-        self.job: _Job | None = None
+        self.job: _Job | None = None  # the foreground search: the newest solve
+        self.background: _Job | None = None  # a search kept going beside it ("keep")
         self.paused: _Job | None = None  # the last search stopped without a verdict
+        self._turn = 0
 
     def receive(self, text: str) -> list[Message]:
         """Handle one message from the page; returns the replies to post at once."""
@@ -89,18 +141,19 @@ class Service:
                 raise ValueError("a message is an object")
             kind = msg.get("type")
             rid = msg.get("id")
-            if kind in ("solve", "cancel", "ping") and (
-                isinstance(rid, bool) or not isinstance(rid, int) or not 0 <= rid < 2**53
-            ):
+            if kind in ("solve", "cancel", "ping") and not _is_id(rid):
                 raise ValueError("a request needs a whole-number id")
         except (ValueError, TypeError, RecursionError) as e:
             return [{"type": "error", "id": None, "message": str(e)[:200]}]
         if kind == "ping":
             return [{"type": "pong", "id": rid}]
         if kind == "cancel":
-            if self.job is not None and self.job.id == rid:
-                self.paused, self.job = self.job, None
-                return [{"type": "cancelled", "id": rid}]
+            for slot in ("job", "background"):
+                held: _Job | None = getattr(self, slot)
+                if held is not None and held.id == rid:
+                    setattr(self, slot, None)
+                    self.paused = held
+                    return [{"type": "cancelled", "id": rid}]
             return []
         if kind == "solve" and isinstance(rid, int):
             return self._start(rid, msg)
@@ -108,39 +161,61 @@ class Service:
 
     def _start(self, rid: int, msg: Message) -> list[Message]:
         out: list[Message] = []
-        if self.job is not None:
-            out.append({"type": "cancelled", "id": self.job.id})
-            self.paused, self.job = self.job, None
         try:
+            extra = set(msg) - SOLVE_FIELDS
+            if extra:
+                raise ValueError(f"unknown field {sorted(map(str, extra))[0]!r}"[:200])
             rules = Rules.from_json(msg.get("rules", {}))
             board = msg.get("board")
             if not isinstance(board, str):
                 raise BoardError("board must be text")
             pos = Position.from_text(board, rules)
             budget = msg.get("budget_ms", 3000)
-            if isinstance(budget, bool) or not isinstance(budget, int) or not 0 < budget <= MAX_BUDGET_MS:
+            if not _is_id(budget) or not 0 < budget <= MAX_BUDGET_MS:
                 raise ValueError("budget_ms must be 1 to 60000")
-        except (ValueError, TypeError) as e:
+            keep = msg.get("keep")
+            if keep is not None and (not _is_id(keep) or keep == rid):
+                raise ValueError("keep must be the id of an earlier request")
+            known = _known_path(msg["path"], rules) if msg.get("path") is not None else None
+        except (ValueError, TypeError, MoveError, RecursionError) as e:
+            if self.job is not None:  # a bad request still stops the one before
+                out.append({"type": "cancelled", "id": self.job.id})
+                self.paused, self.job = self.job, None
             out.append({"type": "error", "id": rid, "message": str(e)[:200]})
             return out
         key = (pos.to_text(), json.dumps(rules.to_json(), sort_keys=True))
-        paused, self.paused = self.paused, None  # held no longer than this: one search at a time
-        if paused is not None and paused.key == key and paused.solver.result is None:
-            self.job = _Job(rid, key, paused.solver, budget)
+        running = [j for j in (self.job, self.background) if j is not None]
+        held = [*running, *([self.paused] if self.paused is not None else [])]
+        self.job = self.background = self.paused = None  # held no longer than this, but for
+        # the search to resume (same board and rules), and the one to keep going beside it
+        resumed = next((j for j in held if j.key == key and j.solver.result is None), None)
+        kept = next((j for j in held if j.id == keep and j is not resumed and j.solver.result is None), None)
+        out += [{"type": "cancelled", "id": j.id} for j in running if j is not kept]
+        if resumed is not None:
+            self.job = _Job(rid, key, resumed.solver, budget)
+            if known is not None:
+                resumed.solver.use_known(known)
         else:
-            self.job = _Job(rid, key, Solver(pos, rules), budget)
+            self.job = _Job(rid, key, Solver(pos, rules, known=known), budget)
+        self.background = kept
         return out
 
     @property
     def busy(self) -> bool:
-        return self.job is not None
+        return self.job is not None or self.background is not None
 
     def step(self) -> list[Message]:
-        """One slice of the current search; the messages it produced."""
-        job = self.job
+        """One slice of a search (the foreground's or the background's); the messages it produced."""
+        fg, bg = self.job, self.background
+        job: _Job | None = fg or bg
+        if fg is not None and bg is not None:
+            self._turn = (self._turn + 1) % (BACKGROUND_SLICES + 1)
+            job = fg if self._turn == 0 else bg
         if job is None:
             return []
+        others = sum(j.solver.size for j in (fg, bg, self.paused) if j is not None and j is not job)
         solver = job.solver
+        solver.max_states = max(MAX_STATES - others, 0)
         result = solver.run(max_nodes=SLICE_NODES)
         job.slices += 1
         if result is None and solver.seconds * 1000 - job.start_ms >= job.budget_ms:
@@ -150,7 +225,10 @@ class Service:
             if job.slices % PROGRESS_EVERY == 0:
                 return [{"type": "progress", "id": job.id, "nodes": solver.nodes}]
             return []
-        self.job = None
+        if job is fg:
+            self.job = None
+        else:
+            self.background = None
         hint = None
         if result.verdict == SOLVED and result.moves:
             hint = result.moves[0].to_json()

@@ -31,14 +31,16 @@ few nodes it points towards the best-looking state seen, which may be lost
 Under ``Rules(foundation_return=True)`` the solver takes cards back from the
 foundations too (:func:`test_foundation_return_can_be_needed`).
 
-Runtime: about 25 s on one free core; deal 11982 (about 60,000 nodes) is
-searched to the end three times (whole, in slices, through the command line in
-``test_solver_cli.py``).
+Solutions are shortened (:mod:`freecell.shorten`, tested in ``test_shorten.py``);
+known paths and quick hints are tested in ``test_known.py``.
+
+Runtime: about 30 s on one free core; deal 11982 (about 62,000 nodes) is
+searched to the end once in the session (:mod:`tests.searches`, shared with
+``test_unwinnable.py``), and to 20,000 nodes twice (whole and in slices).
 """
 
 from __future__ import annotations
 
-import functools
 import random
 from pathlib import Path
 
@@ -54,6 +56,7 @@ from freecell.position import Position
 from freecell.rules import FREECELL, Build, EmptyColumn, Rules
 from freecell.solver import SOLVED, UNKNOWN, UNSOLVABLE, Result, Solver, hint, replay
 from tests.boards import Key, Undecided, endgame, fc_solve, key, needs_fc_solve, random_walk
+from tests.searches import deal_search
 
 BOARDS = Path(__file__).resolve().parent / "data" / "boards" / "solver"
 SOLUTIONS = Path(__file__).resolve().parent / "data" / "solutions"
@@ -100,10 +103,14 @@ def solve(
     return r
 
 
-@functools.cache
 def deal_result(n: int, rules: Rules = FREECELL) -> Result:
-    """A deal searched to the end in one call (shared by the tests that need it)."""
-    return solve(Position.deal(n, rules), rules, seconds=120)
+    """A deal searched to the end in one call (once a session: :mod:`tests.searches`), checked."""
+    r = deal_search(n, rules)
+    if r.verdict == SOLVED:
+        check_solution(Position.deal(n, rules), rules, r.moves)
+    else:
+        assert r.moves == []
+    return r
 
 
 def read_board(name: str, rules: Rules = FREECELL) -> Position:
@@ -214,8 +221,8 @@ def test_deal_11982_is_unsolvable() -> None:
     assert r.verdict == UNSOLVABLE
     assert r.moves == []
     assert r.nodes > 1000  # it searched; it did not give up at once
-    # the side searches stay out of a narrow space: the proof costs what the best-first
-    # orders alone need (61,643 nodes), not several times that
+    # the side searches stay out of a narrow space: the proof costs about what the
+    # best-first orders alone need (61,803 nodes with them), not several times that
     assert r.nodes < 65_000, r.nodes
 
 
@@ -416,7 +423,21 @@ def run_in_slices(pos: Position, rules: Rules, max_nodes: int) -> tuple[Result, 
         assert calls < 100_000
 
 
-@pytest.mark.parametrize(("n", "size"), [(1, 50), (2, 50), (617, 50), (UNSOLVABLE_DEAL, 5000)])
+def test_slices_give_the_same_search_past_the_side_searches() -> None:
+    """Deal 11982 to 20,000 nodes (the side searches start at 15,000): in slices of 5,000
+    or in one run, the same nodes, states and best move."""
+    pos = Position.deal(UNSOLVABLE_DEAL)
+    whole = Solver(pos)
+    assert whole.run(max_nodes=20_000) is None
+    sliced = Solver(pos)
+    for _ in range(4):
+        assert sliced.run(max_nodes=5_000) is None
+    assert sliced.nodes == whole.nodes == 20_000
+    assert sliced.size == whole.size and sliced._side and len(sliced._side) == len(whole._side)
+    assert sliced.best_move() == whole.best_move()
+
+
+@pytest.mark.parametrize(("n", "size"), [(1, 50), (2, 50), (617, 50)])
 def test_slices_give_the_same_result_as_one_run(n: int, size: int) -> None:
     whole = deal_result(n)
     sliced, calls = run_in_slices(Position.deal(n), FREECELL, size)

@@ -70,10 +70,13 @@ def test_solve_deal_1() -> None:
     check_moves(Position.deal(1), data)
 
 
-def test_solve_11982_is_unsolvable() -> None:
-    data = result_of(run("solve", "11982", "--budget", "60"))
+def test_an_exhausted_search_is_unsolvable() -> None:
+    """Deal 3 with one free cell: about 100 nodes to exhaust (deal 11982's 62,000-node proof
+    is run once, in tests/test_solver.py and tests/test_unwinnable.py)."""
+    data = result_of(run("solve", "3", "--variant", "freecell1", "--budget", "60"))
     assert data["verdict"] == "unsolvable"
     assert data["moves"] == []
+    assert isinstance(data["nodes"], int) and data["nodes"] > 10
 
 
 def test_a_tiny_budget_is_unknown() -> None:

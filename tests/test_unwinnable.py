@@ -1,7 +1,8 @@
 """The deals New deal skips under "winnable deals only" are exactly the unwinnable ones.
 
 The solver proves each of the eight deals from 1 to 1,000,000 unsolvable (an
-exhausted search, never a time-out), and the neighbours of each are solved.
+exhausted search, never a time-out), and the neighbours of each are solved.  Each search runs once a session
+(:mod:`tests.searches`).
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ import pytest
 from freecell.deals import UNWINNABLE_DEALS
 from freecell.position import Position
 from freecell.solver import SOLVED, UNSOLVABLE, Solver, replay
+from tests.searches import deal_search
 
 
 @pytest.mark.parametrize("deal", sorted(UNWINNABLE_DEALS))
 def test_listed_deal_is_proven_unsolvable(deal: int) -> None:
-    result = Solver(Position.deal(deal)).solve(seconds=300)
+    result = deal_search(deal)  # 11982's search is shared with tests/test_solver.py
     assert result.verdict == UNSOLVABLE
 
 

@@ -16,12 +16,21 @@ checked here without a browser:
   unknown type, a bad board, budget or rules) are answered with an ``error``
   and never raise, whatever the text (a Hypothesis property);
 * budget exhaustion gives ``unknown`` and a legal hint; deal 11982 searched to
-  the end gives ``unsolvable`` and no hint;
+  the end (in the background, see below) gives ``unsolvable`` and no hint;
 * every message the service returns survives ``json.dumps`` (the worker
-  posts it as a plain object).
+  posts it as a plain object);
+* ``keep``: the search named goes on in the background (no ``cancelled``),
+  its result comes with its own id; a solve without ``keep`` drops it (with
+  ``cancelled``); ``cancel`` stops either search by its id; the background
+  takes BACKGROUND_SLICES slices for each foreground one, its own budget, and
+  the two searches share the memory cap; deal 11982 is proven in the
+  background while a foreground search runs beside it, counted in slices;
+* ``path``: a known solution answers a position one move off it in a few
+  nodes; malformed ``keep`` and ``path`` values, and unknown fields, get an
+  ``error``.
 
-Runtime: a few seconds; deal 11982 is searched to the end once (about 60,000
-nodes, 4 s on a free core).
+Runtime: about 15 s; deal 11982 is searched to the end once here (about
+62,000 nodes, in slices of 150 beside a foreground search).
 """
 
 from __future__ import annotations
@@ -33,11 +42,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from freecell.engine import apply_move, check_move
+from freecell.engine import apply_move, check_move, legal_moves
 from freecell.piles import Move
 from freecell.position import Position
 from freecell.rules import FREECELL, Rules
-from freecell.worker import MAX_BUDGET_MS, MAX_MESSAGE, PROGRESS_EVERY, SLICE_NODES, Service, difficulty
+from freecell.solver import MAX_STATES, Solver, position_key
+from freecell.worker import (
+    BACKGROUND_SLICES,
+    MAX_BUDGET_MS,
+    MAX_MESSAGE,
+    MAX_PATH_MOVES,
+    PROGRESS_EVERY,
+    SLICE_NODES,
+    Service,
+    difficulty,
+)
 
 UNSOLVABLE_DEAL = 11982
 MAX_STEPS = 100_000  # slices: far more than any search here needs (11982 takes about 400)
@@ -397,6 +416,8 @@ _messages = st.fixed_dictionaries(
         "board": st.sampled_from([deal_board(1), "nonsense", ""]) | _values,
         "rules": st.just(FREECELL.to_json()) | _values,
         "budget_ms": st.integers(-10, 70_000) | _values,
+        "keep": st.integers(-3, 10) | _values,
+        "path": st.just({"board": deal_board(1), "moves": []}) | _values,
     },
 )
 
@@ -428,20 +449,6 @@ def test_budget_exhaustion_gives_unknown_and_a_legal_hint(deal: int) -> None:
     assert result["hint"] is not None
     move = Move.from_json(result["hint"])
     assert check_move(start, move, FREECELL) is None, move.text()
-
-
-@pytest.mark.slow
-def test_deal_11982_is_unsolvable_with_no_hint() -> None:
-    s = Service()
-    receive(s, solve_text(11, deal_board(UNSOLVABLE_DEAL), budget_ms=MAX_BUDGET_MS))
-    progress, result = drive(s)
-    check_result_shape(result, 11)
-    assert result["verdict"] == "unsolvable", result
-    assert result["hint"] is None and result["moves"] == [] and result["difficulty"] is None
-    assert progress, "a long search reports progress"
-    counts = [m["nodes"] for m in progress]
-    assert counts == sorted(counts) and counts[-1] <= result["nodes"]
-    assert all(m["id"] == 11 for m in progress)
 
 
 # --- a paused search is resumed -----------------------------------------------------------------
@@ -544,3 +551,230 @@ def test_difficulty_of_a_solved_deal(deal: int) -> None:
         assert result["difficulty"] == "easy"
     else:
         assert result["difficulty"] in ("medium", "hard")
+
+
+# --- keep: a search goes on in the background ------------------------------------------------
+
+
+def step_all(s: Service, max_steps: int = MAX_STEPS) -> dict[int, Message]:
+    """Step until nothing runs: the result of each id."""
+    results: dict[int, Message] = {}
+    for _ in range(max_steps):
+        if not s.busy:
+            return results
+        for m in s.step():
+            check_messages([m])
+            if m["type"] == "result":
+                assert m["id"] not in results
+                results[m["id"]] = m
+    raise AssertionError("still busy")
+
+
+def test_keep_goes_on_in_the_background_and_answers_with_its_own_id() -> None:
+    s = Service()
+    receive(s, solve_text(1, deal_board(617), budget_ms=MAX_BUDGET_MS))
+    for _ in range(2):
+        assert s.step() == []
+    assert receive(s, solve_text(2, deal_board(1), keep=1)) == []  # no "cancelled" for 1
+    assert s.job is not None and s.job.id == 2
+    assert s.background is not None and s.background.id == 1
+    results = step_all(s)
+    assert set(results) == {1, 2}
+    for rid, n in ((1, 617), (2, 1)):
+        check_result_shape(results[rid], rid)
+        assert results[rid]["verdict"] == "solved"
+        assert replay_moves(Position.deal(n), results[rid]["moves"]).is_won()
+
+
+def test_a_solve_without_keep_drops_the_background_search() -> None:
+    s = Service()
+    receive(s, solve_text(1, deal_board(617), budget_ms=MAX_BUDGET_MS))
+    s.step()
+    receive(s, solve_text(2, deal_board(UNSOLVABLE_DEAL), budget_ms=MAX_BUDGET_MS, keep=1))
+    s.step()
+    out = receive(s, solve_text(3, deal_board(1)))
+    assert sorted(m["id"] for m in out) == [1, 2] and {m["type"] for m in out} == {"cancelled"}
+    assert s.background is None
+    assert set(step_all(s)) == {3}
+
+
+def test_keep_of_a_paused_search_and_of_an_unknown_id() -> None:
+    s = Service()
+    receive(s, solve_text(1, deal_board(617), budget_ms=1))
+    _, first = drive(s)
+    assert first["verdict"] == "unknown" and s.paused is not None
+    receive(s, solve_text(2, deal_board(1), keep=1))  # the paused search goes on beside
+    assert s.background is not None and s.background.id == 1
+    assert s.paused is None
+    results = step_all(s)
+    assert results[2]["verdict"] == "solved"
+    assert results[1]["verdict"] == "unknown"  # its own budget (1 ms) was spent: one slice more
+    receive(s, solve_text(3, deal_board(2), keep=99))  # nothing held by that id: nothing kept
+    assert s.background is None and s.paused is None
+    assert set(step_all(s)) == {3}
+
+
+def test_keep_of_the_same_position_resumes_it_in_the_foreground() -> None:
+    s = Service()
+    board = deal_board(617)
+    receive(s, solve_text(1, board, budget_ms=MAX_BUDGET_MS))
+    s.step()
+    solver = s.job.solver if s.job else None
+    receive(s, solve_text(2, board, keep=1))
+    assert s.job is not None and s.job.solver is solver and s.background is None
+
+
+def test_background_slices_and_the_shared_memory_cap() -> None:
+    s = Service()
+    receive(s, solve_text(1, deal_board(UNSOLVABLE_DEAL), budget_ms=MAX_BUDGET_MS))
+    s.step()
+    receive(s, solve_text(2, deal_board(21554), budget_ms=MAX_BUDGET_MS, keep=1))
+    fg, bg = s.job, s.background
+    assert fg is not None and bg is not None
+    rounds = 5
+    for _ in range(rounds * (BACKGROUND_SLICES + 1)):
+        check_messages(s.step())
+        assert fg.solver.max_states + bg.solver.size == MAX_STATES or (
+            bg.solver.max_states + fg.solver.size == MAX_STATES)
+    assert fg.slices == rounds
+    assert bg.slices == 1 + rounds * BACKGROUND_SLICES
+
+
+def test_cancel_of_the_background_or_the_foreground() -> None:
+    s = Service()
+    receive(s, solve_text(1, deal_board(617), budget_ms=MAX_BUDGET_MS))
+    s.step()
+    receive(s, solve_text(2, deal_board(UNSOLVABLE_DEAL), budget_ms=MAX_BUDGET_MS, keep=1))
+    # cancelling the foreground leaves the background running
+    assert receive(s, json.dumps({"type": "cancel", "id": 2})) == [{"type": "cancelled", "id": 2}]
+    assert s.busy and s.job is None and s.background is not None
+    s.step()
+    # cancelling the background stops it: it is then the paused search, resumed by its board
+    assert receive(s, json.dumps({"type": "cancel", "id": 1})) == [{"type": "cancelled", "id": 1}]
+    assert not s.busy and s.paused is not None and s.paused.id == 1
+    assert receive(s, json.dumps({"type": "cancel", "id": 1})) == []
+    nodes = s.paused.solver.nodes
+    receive(s, solve_text(3, deal_board(617)))
+    _, result = drive(s)
+    assert result["verdict"] == "solved" and result["nodes"] > nodes
+
+
+def test_11982_is_proven_in_the_background_while_a_foreground_search_runs() -> None:
+    """Deal 11982: the search of its start goes on beside the search of the position after a
+    move; it ends ``unsolvable`` (no hint) with the start's id, in the node count of a search
+    alone, while the foreground had one slice in BACKGROUND_SLICES + 1 and answered."""
+    start = Position.deal(UNSOLVABLE_DEAL)
+    s = Service()
+    receive(s, solve_text(11, start.to_text(), budget_ms=MAX_BUDGET_MS))
+    for _ in range(20):
+        check_messages(s.step())
+    child = apply_move(start, legal_moves(start, FREECELL)[0])
+    receive(s, solve_text(12, child.to_text(), budget_ms=MAX_BUDGET_MS, keep=11))
+    progress: list[Message] = []
+    result = None
+    fg_slices = 0
+    steps = 0
+    while steps < MAX_STEPS:
+        steps += 1
+        fg_before = s.job.slices if s.job else None
+        out = s.step()
+        check_messages(out)
+        if s.job is not None and fg_before is not None and s.job.slices > fg_before:
+            fg_slices += 1
+        progress += [m for m in out if m["type"] == "progress" and m["id"] == 11]
+        done = [m for m in out if m["type"] == "result" and m["id"] == 11]
+        if done:
+            result = done[0]
+            break
+    assert result is not None
+    check_result_shape(result, 11)
+    assert result["verdict"] == "unsolvable", result
+    assert result["hint"] is None and result["moves"] == [] and result["difficulty"] is None
+    assert 1000 < result["nodes"] < 65_000  # the search alone takes 61,803
+    background = -(-result["nodes"] // SLICE_NODES) - 20
+    assert abs(steps - background * (BACKGROUND_SLICES + 1) / BACKGROUND_SLICES) <= BACKGROUND_SLICES + 1
+    assert fg_slices >= steps // (BACKGROUND_SLICES + 1) - 1
+    counts = [m["nodes"] for m in progress]
+    assert counts and counts == sorted(counts) and counts[-1] <= result["nodes"]
+    assert s.job is not None and s.job.id == 12  # the foreground search goes on alone
+
+
+# --- path: a known solution -----------------------------------------------------------------------
+
+
+def known_path(n: int) -> tuple[Position, list[Message]]:
+    start = Position.deal(n)
+    return start, [m.to_json() for m in Solver(start).solve(seconds=60).moves]
+
+
+def test_a_path_answers_a_position_off_it_in_a_few_nodes() -> None:
+    start, moves = known_path(617)
+    pos = replay_moves(start, moves[:30])
+    line = {position_key(replay_moves(start, moves[:k])) for k in range(len(moves) + 1)}
+    offs = [apply_move(pos, m) for m in legal_moves(pos, FREECELL)]
+    offs = [p for p in offs if position_key(p) not in line]
+    path = {"board": start.to_text(), "moves": moves}
+    fast = 0
+    for rid, off in enumerate(offs[:6]):
+        s = Service()
+        receive(s, solve_text(rid, off.to_text(), path=path))
+        _, result = drive(s)
+        if result["verdict"] == "solved":
+            assert replay_moves(off, result["moves"]).is_won()
+            fast += result["nodes"] <= 40
+    assert fast >= 2
+    assert len(json.dumps(path)) < MAX_MESSAGE
+
+
+def test_the_longest_path_fits_in_a_message() -> None:
+    move = {"from": "1", "to": "h", "count": 1}
+    text = solve_text(1, deal_board(1), path={"board": deal_board(1), "moves": [move] * MAX_PATH_MOVES},
+                      keep=2**53 - 1)
+    assert len(text) < MAX_MESSAGE
+
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"keep": "1"},
+        {"keep": True},
+        {"keep": -1},
+        {"keep": 1.5},
+        {"keep": 2**53},
+        {"keep": [1]},
+        {"keep": {"id": 1}},
+        {"keep": 4},  # the request's own id
+        {"path": "moves"},
+        {"path": []},
+        {"path": {}},
+        {"path": {"board": deal_board(1)}},
+        {"path": {"moves": []}},
+        {"path": {"board": deal_board(1), "moves": [], "extra": 1}},
+        {"path": {"board": 1, "moves": []}},
+        {"path": {"board": "nonsense", "moves": []}},
+        {"path": {"board": deal_board(1), "moves": {}}},
+        {"path": {"board": deal_board(1), "moves": []}},  # not a solution: nothing is home
+        {"path": {"board": deal_board(1), "moves": [{"from": "a", "to": "1", "count": 1}]}},  # illegal
+        {"path": {"board": deal_board(1), "moves": ["1h"]}},
+        {"path": {"board": deal_board(1), "moves": [{"from": "z", "to": "h"}]}},
+        {"path": {"board": deal_board(1), "moves": [{"from": "1", "to": "h", "count": 0}]}},
+        {"path": {"board": deal_board(1), "moves": [{"from": "1", "to": "h"}] * (MAX_PATH_MOVES + 1)}},
+        {"path": {"board": deal_board(1), "moves": [[[[]]]]}},
+        {"frobnicate": 1},  # not a field of solve
+    ],
+    ids=lambda e: repr(e)[:60],
+)
+def test_bad_keep_and_path_give_an_error(extra: dict[str, object]) -> None:
+    s = Service()
+    receive(s, solve_text(1, deal_board(617), budget_ms=MAX_BUDGET_MS))
+    out = receive(s, solve_text(4, deal_board(1), **extra))
+    assert [m["type"] for m in out] == ["cancelled", "error"] and out[1]["id"] == 4, out
+    assert not s.busy and s.background is None
+
+
+def test_null_keep_and_path_are_left_out() -> None:
+    s = Service()
+    assert receive(s, solve_text(4, deal_board(1), keep=None, path=None)) == []
+    _, result = drive(s)
+    assert result["verdict"] == "solved"
