@@ -13,13 +13,15 @@ import pytest
 
 from freecell.cards import parse_card
 from freecell.game import Game
-from freecell.piles import column
+from freecell.piles import Move, column
 from freecell.position import Position
 from freecell.solver import Solver
 from freecell.ui import analysis as an
 from freecell.ui import change as ch
 from freecell.ui import speech
 from freecell.ui.i18n import Catalogue
+from freecell.ui.keyvalue import MemoryStorage
+from freecell.ui.progress import Progress
 from freecell.ui.screen import hint_text, status_items
 from freecell.ui.session import Boot, Session
 from freecell.ui.start import parse_query
@@ -45,10 +47,32 @@ class Clock:
         return self.t
 
 
-def session(query: str = "?deal=1", settings: Settings | None = None, saved: Game | None = None) -> Session:
-    s = Session(catalogue(), settings, clock=Clock())
-    s.start(Boot(parse_query(query), saved))
+class Wall:
+    """The page's wall clock (``Date.now()``, ms), moved by hand."""
+
+    def __init__(self) -> None:
+        self.ms = 1_700_000_000_000.0
+
+    def __call__(self) -> float:
+        return self.ms
+
+
+def session(query: str = "?deal=1", settings: Settings | None = None, local: MemoryStorage | None = None,
+            tab: MemoryStorage | None = None, wall: Wall | None = None) -> Session:
+    """A page: ``local`` is the origin's localStorage (shared by tabs), ``tab`` this tab's sessionStorage."""
+    progress = Progress(local if local is not None else MemoryStorage(),
+                        tab if tab is not None else MemoryStorage(), wall=wall or Wall())
+    s = Session(catalogue(), settings, progress, clock=Clock())
+    run(s, s.start(Boot(parse_query(query))))
     return s
+
+
+def run(s: Session, change: ch.Change) -> ch.Change:
+    """What the page does with a change's storage effects (the rest is the DOM's)."""
+    for effect in change.effects:
+        if isinstance(effect, ch.SaveGame):
+            s.save()
+    return change
 
 
 def asks(change: ch.Change) -> list[an.Ask]:
@@ -86,12 +110,15 @@ def test_a_bad_address_says_why_and_deals_anyway() -> None:
 
 
 def test_the_saved_game_comes_back_unless_the_address_asks_for_another() -> None:
-    saved = Game(617)
-    saved.play(saved.legal_moves()[0])
-    s = session("", saved=saved)
-    assert s.game is saved
-    other = session("?deal=5", saved=saved)
-    assert other.game is not saved and other.game.deal == 5
+    local, tab = MemoryStorage(), MemoryStorage()
+    s = session("?deal=617", local=local, tab=tab)
+    run(s, s.play(s.game.legal_moves()[0]))
+    reload = session("", local=local, tab=tab)
+    assert reload.game.deal == 617 and reload.game.moves == 1
+    other = session("?deal=5", local=local, tab=tab)
+    assert other.game.deal == 5 and other.game.moves == 0
+    back = session("?deal=617", local=local, tab=MemoryStorage())  # a new tab asks for it: it goes on
+    assert back.game.deal == 617 and back.game.moves == 1
 
 
 # --- the table ---------------------------------------------------------------------------
@@ -356,3 +383,118 @@ def test_a_dead_board_says_so_at_start() -> None:
     fresh = Session(catalogue(), clock=Clock())
     change = fresh.start(Boot(parse_query("?board=" + dead)))
     assert fresh.panel == "stuck" and "No moves left" in change.announce
+
+
+# --- every game kept: tabs, unfinished games, statistics (issue 17) -----------------------------
+
+
+def play(s: Session, n: int = 1) -> None:
+    for _ in range(n):
+        run(s, s.play(s.game.legal_moves()[0]))
+
+
+def solution(deal: int) -> list[Move]:
+    return [Move.parse(t) for t in (Path(__file__).parent / "data" / "solutions" / f"deal_{deal}.txt")
+            .read_text().split()]
+
+
+def test_two_tabs_play_two_games_and_both_are_kept_whichever_closes_last() -> None:
+    for order in ("ab", "ba"):
+        local = MemoryStorage()
+        a, b = session("?deal=1", local=local), session("?deal=2", local=local)
+        play(a, 2)
+        play(b, 3)
+        closing = (a, b) if order == "ab" else (b, a)
+        for tab in closing:
+            run(tab, tab.hidden())
+        games = {(g.deal, g.moves) for g in a.progress.unfinished()}
+        assert games == {(1, 2), (2, 3)}
+        again_a = session("?deal=1", local=local)
+        again_b = session("?deal=2", local=local)
+        assert (again_a.game.moves, again_b.game.moves) == (2, 3)
+
+
+def test_a_tab_never_overwrites_newer_moves_of_another() -> None:
+    local, memory = MemoryStorage(), MemoryStorage()
+    a = session("?deal=1", local=local, tab=memory)
+    play(a, 1)
+    b = session("", local=local, tab=MemoryStorage())  # a second tab takes up the same game
+    assert b.game.deal == 1 and b.progress.game_id == a.progress.game_id
+    play(b, 2)
+    key = next(k for k in local.keys() if k.startswith("freecell.save.") and k.count(".") == 4)  # noqa: SIM118
+    assert a.storage_changed(key).kind == "panel" and a.notice == "other-tab"
+    play(a, 1)  # not saved over the other tab's moves
+    assert session("?deal=1", local=local, tab=MemoryStorage()).game.moves == 3
+    a.resume_here()  # the notice's button: the other tab's moves, here
+    assert a.game.moves == 3 and a.notice is None
+
+
+def test_statistics_from_two_tabs_are_merged() -> None:
+    local = MemoryStorage()
+    a = session("?deal=1", local=local)
+    b = session("?deal=617", local=local)
+    for move in solution(1):
+        run(a, a.play(move))
+    assert a.game.is_won()
+    play(b, 1)  # tab B's first move, after A's win
+    tally = session("?deal=5", local=local).progress.tally
+    assert (tally.played, tally.won) == (2, 1)
+    record = tally.best("freecell:1")
+    assert record is not None and record.fewest_moves == a.game.moves
+
+
+def test_new_deal_can_be_taken_back_and_counts_nothing() -> None:
+    local = MemoryStorage()
+    s = session("?deal=617", local=local)
+    play(s, 2)
+    run(s, s.new_deal())
+    assert s.game.deal != 617 or s.game.moves == 0
+    kept = s.progress.store.unfinished()[0].id
+    assert s.progress.tally.streak == 0 and s.progress.tally.open_games() == (kept,)
+    back = run(s, s.undo())  # Undo on the fresh deal: back to the game left
+    assert s.game.deal == 617 and s.game.moves == 2
+    assert back.message is not None and "617" in back.message.text
+    assert s.progress.tally.played == 1
+
+
+def test_replay_abandons_a_started_game_once() -> None:
+    s = session("?deal=617")
+    play(s, 1)
+    run(s, s.replay())
+    assert s.progress.tally.played == 1 and s.progress.tally.open_games() == ()
+    play(s, 1)
+    assert s.progress.tally.played == 2
+
+
+def test_the_unfinished_list_is_bounded_and_the_oldest_goes() -> None:
+    local, tab, wall = MemoryStorage(), MemoryStorage(), Wall()
+    s = session("?deal=100", local=local, tab=tab, wall=wall)
+    for n in range(100, 122):
+        run(s, s.open_deal(n))
+        play(s, 1)
+        wall.ms += 60_000
+    deals = {g.deal for g in s.progress.unfinished()}
+    assert len(deals) == 20 and 100 not in deals and 101 not in deals and 121 in deals
+    assert len(s.progress.tally.open_games()) == 20  # the dropped ones were abandoned
+
+
+def test_opening_a_deal_with_an_unfinished_game_resumes_it() -> None:
+    local = MemoryStorage()
+    s = session("?deal=617", local=local)
+    play(s, 2)
+    run(s, s.open_deal(5))
+    change = run(s, s.open_deal(617))
+    assert change.new_game and s.game.deal == 617 and s.game.moves == 2
+
+
+def test_storage_full_says_so_again_after_a_minute() -> None:
+    wall = Wall()
+    s = session("?deal=617", local=MemoryStorage(quota=100), wall=wall)
+    play(s, 1)
+    assert s.notice == "storage"
+    s.close_notice()
+    play(s, 1)
+    assert s.notice is None  # not at every move
+    wall.ms += 61_000
+    play(s, 1)
+    assert s.notice == "storage"

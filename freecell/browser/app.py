@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from js import document, window
+from js import Date, document, window
 from pyodide.ffi import create_proxy
 
 from ..position import Position
@@ -30,10 +30,12 @@ from ..ui import screen
 from ..ui.analysis import Reply
 from ..ui.drawn import KEY_DRAWN, TABLE_CLASSES, drawn_record
 from ..ui.embed import Command
+from ..ui.keyvalue import MemoryStorage
 from ..ui.layout import LARGE_MIN_STRIP, MIN_STRIP, compute_layout
+from ..ui.progress import Progress
 from ..ui.session import Boot, Session
 from ..ui.start import parse_embed, parse_query
-from ..ui.store import KEY_GAME, KEY_SETTINGS, KEY_STATS, restore
+from ..ui.store import KEY_SETTINGS, Settings, StoredDataError, load_settings
 from .access import Access
 from .chrome import Chrome
 from .dom import Bindings, q
@@ -188,11 +190,11 @@ class Page:
     def run(self, effect: ch.Effect) -> None:
         s = self.session
         if isinstance(effect, ch.SaveGame):
-            self._write(KEY_GAME, s.game.to_json())
+            notice = s.save()
+            if notice.kind != "none":
+                self.chrome.notice(s)
             if effect.whole:
                 self._keep_drawing()
-        elif isinstance(effect, ch.SaveStats):
-            self._write(KEY_STATS, s.progress.stats.to_json())
         elif isinstance(effect, ch.SaveSettings):
             self._write(KEY_SETTINGS, s.settings.to_json())
         elif isinstance(effect, ch.AskSolver):
@@ -256,17 +258,34 @@ _current: list[Page] = []
 _tasks: set[Any] = set()
 
 
+def _wall() -> float:
+    return float(Date.now())
+
+
 async def open_page(query: str, client: SolverClient | None = None, translate: bool = False) -> Page:
-    """Read storage once, load the catalogue, and start a page for the address ``query``."""
-    storage = SafeStorage(lambda _what: None)
-    stored = restore(storage.read, clock=now)
-    cat, fetched = await load_catalogue(stored.settings.language)
+    """Read the settings, load the catalogue, and start a page for the address ``query``.
+
+    The games and statistics are in ``localStorage`` (shared by the tabs) and
+    what this tab plays in ``sessionStorage``; where storage is refused, in
+    memory (the page says so once).
+    """
+    local = SafeStorage()
+    tab = SafeStorage(which="sessionStorage")
+    settings, damaged = Settings(), False
+    text = local.read(KEY_SETTINGS)
+    if text is not None:
+        try:
+            settings, damaged = load_settings(text)
+        except StoredDataError:
+            damaged = True
+    cat, fetched = await load_catalogue(settings.language)
     if fetched or translate:
         translate_page(cat)
-    session = Session(cat, stored.settings, stored.stats, clock=now)
-    page = Page(session, storage, query, client)
-    page.start(Boot(parse_query(query), stored.game, damaged=bool(stored.damaged),
-                    storage_refused=storage.refused))
+    refused = local.refused
+    progress = Progress(MemoryStorage() if refused else local, None if tab.refused else tab, wall=_wall)
+    session = Session(cat, settings, progress, clock=now)
+    page = Page(session, local, query, client)
+    page.start(Boot(parse_query(query), damaged=damaged, storage_refused=refused))
     _current[:] = [page]
     return page
 

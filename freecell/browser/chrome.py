@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from js import document
+from js import Date, document
 
 from ..ui import screen
 from ..ui.change import Message
@@ -126,6 +126,8 @@ class Chrome:
                 set_hidden(el, s.game.deal is None)
         elif name == "stats":
             self.fill_stats(s)
+        elif name == "unfinished":
+            self.fill_unfinished(s)
         if name == "settings":
             error = q('[data-role="deal-error"]')
             code = s.deal_error
@@ -156,13 +158,31 @@ class Chrome:
 
     def fill_stats(self, s: Session) -> None:
         key = game_key(s.game)
-        for item in screen.stats_items(s.cat, s.progress.stats, key):
+        for item in screen.stats_items(s.cat, s.progress.tally, key):
             el = q(f'[data-stat="{item.name}"]')
             set_attr(el, "data-value", item.value)
             set_text(el, item.text)
         set_hidden(q('[data-role="stats-deal"]'), key is None)
         set_text(q('[data-role="stats-deal-title"]'),
                  "" if s.game.deal is None else s.cat.t("stats.deal_title", n=s.game.deal))
+
+    def fill_unfinished(self, s: Session) -> None:
+        """The unfinished games, each a button to go on with it (``data-action=resume``)."""
+        ul = q('[data-role="unfinished-list"]')
+        ul.replaceChildren()
+        items = screen.unfinished_items(s.cat, s.progress.unfinished(), float(Date.now()), s.progress.game_id)
+        for game_id, text, here in items:
+            li = document.createElement("li")
+            button = document.createElement("button")
+            button.type = "button"
+            button.setAttribute("data-action", "resume")
+            button.setAttribute("data-game", game_id)
+            button.textContent = text
+            if here:
+                button.setAttribute("aria-current", "true")
+            li.appendChild(button)
+            ul.appendChild(li)
+        set_hidden(q('[data-role="unfinished-empty"]'), bool(items))
 
     def ask_reset(self) -> None:
         set_hidden(q('[data-role="stats-confirm"]'), False)
@@ -196,7 +216,9 @@ class Chrome:
             set_hidden(box, True)
             return
         set_attr(box, "data-notice", kind)
-        set_text(q('[data-role="notice-text"]'), s.cat.t(f"notice.{kind}"))
+        set_text(q('[data-role="notice-text"]'), s.cat.t("notice." + kind.replace("-", "_")))
+        set_hidden(q('[data-role="notice"] [data-action="resume-here"]'), kind != "other-tab")
+        set_hidden(q('[data-role="notice"] [data-action="copy-link"]'), kind != "storage")
         set_hidden(box, False)
 
     # --- the rules panel ---------------------------------------------------------------------

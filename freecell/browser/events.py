@@ -23,12 +23,15 @@ from collections.abc import Callable
 from typing import Any
 
 from js import document, performance, window
+from pyodide.ffi import jsnull
 
 from ..piles import MoveError, Pile
 from ..ui.change import Change, Message
 from ..ui.focus import KEYS, shortcut
 from ..ui.layout import Rect
+from ..ui.link import game_link
 from ..ui.session import Session
+from ..ui.stats import ID_SHAPE
 from ..ui.table import Selection
 from .access import ACTIVATE_KEYS, Access
 from .chrome import Chrome
@@ -98,6 +101,7 @@ class Events:
         b.on(document, "click", self.on_click)
         b.on(document, "keydown", self.on_key)
         b.on(document, "visibilitychange", self.on_visibility)
+        b.on(window, "storage", self.on_storage)
         b.on(window, "pagehide", lambda _e: self.apply(self.session.hidden()))
         b.on(document.getElementById("deal-form"), "submit", self.on_deal_submit)
         b.on(self._reduce, "change", lambda _e: on_motion())
@@ -288,7 +292,13 @@ class Events:
         button = closest(e.target, "[data-action]")
         if button is None or button.disabled:
             return
-        self.action(str(button.getAttribute("data-action")))
+        action = str(button.getAttribute("data-action"))
+        if action == "resume":  # a game of the unfinished games' list
+            game_id = str(button.getAttribute("data-game") or "")
+            if ID_SHAPE.fullmatch(game_id):
+                self.apply(self.session.resume(game_id))
+        else:
+            self.action(action)
         self.access.rescue()
 
     def action(self, name: str) -> None:
@@ -300,6 +310,7 @@ class Events:
             "rules": lambda: s.open_panel("rules"), "settings": lambda: s.open_panel("settings"),
             "stats": lambda: s.open_panel("stats"), "close": s.close_panels, "look": s.close_panels,
             "stats-reset-confirm": s.reset_stats, "notice-close": s.close_notice,
+            "unfinished": lambda: s.open_panel("unfinished"), "resume-here": s.resume_here,
         }
         if name in intents:
             self.apply(intents[name]())
@@ -318,6 +329,21 @@ class Events:
             self.longpress.cancel()
         elif name == "copy-deal":
             self._task = asyncio.ensure_future(self._copy_deal())
+        elif name == "copy-link":
+            self._task = asyncio.ensure_future(self._copy_link())
+
+    async def _copy_link(self) -> None:
+        """The game as a link (``?deal=…&moves=…``), so a player whose progress is not saved keeps it."""
+        link = game_link(self.session.game)
+        if link is None:
+            return
+        url = str(window.location.origin) + str(window.location.pathname) + link
+        try:
+            await window.navigator.clipboard.writeText(url)
+            text = self.session.cat.t("msg.link_copied")
+        except Exception:
+            text = self.session.cat.t("msg.link_copy_failed")
+        self.apply(Change(message=Message(text), announce=text))
 
     async def _copy_deal(self) -> None:
         n = self.session.game.deal
@@ -335,6 +361,16 @@ class Events:
         self.apply(self.session.play_deal(str(q('[data-field="deal"]').value)))
 
     # --- the page -------------------------------------------------------------------
+    def on_storage(self, e: Any) -> None:
+        """Another tab wrote to localStorage."""
+        try:
+            if e.storageArea != window.localStorage:
+                return
+            key = e.key
+        except Exception:
+            return
+        self.apply(self.session.storage_changed(None if key is None or key is jsnull else str(key)))
+
     def on_visibility(self, _e: Any) -> None:
         if str(document.visibilityState) == "hidden":
             self.apply(self.session.hidden())

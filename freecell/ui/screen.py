@@ -18,7 +18,9 @@ from ..piles import CELL, COLUMN, FOUNDATION, Move
 from ..position import Position
 from .analysis import FALLBACK, FOUND, SEARCHING, UNAVAILABLE, UNSOLVABLE_BAR, WON, HintBar, Verdict
 from .i18n import Catalogue
-from .stats import Statistics
+from .saves import Summary
+from .speech import plural
+from .stats import Tally
 
 WINNABLE = {Verdict.SOLVED: "yes", Verdict.UNSOLVABLE: "no", Verdict.UNKNOWN: "unknown"}
 
@@ -134,7 +136,7 @@ def win_values(cat: Catalogue, game: Game) -> dict[str, str]:
     }
 
 
-def stats_items(cat: Catalogue, s: Statistics, key: str | None) -> list[Item]:
+def stats_items(cat: Catalogue, s: Tally, key: str | None) -> list[Item]:
     """The statistics panel's figures; the last two are for the deal on the table (``key``)."""
     rate = s.win_rate()
     none = cat.t("stats.none")
@@ -154,3 +156,29 @@ def stats_items(cat: Catalogue, s: Statistics, key: str | None) -> list[Item]:
         items += [Item("best-time", str(record.best_seconds), cat.time(record.best_seconds)),
                   Item("fewest-moves", str(record.fewest_moves), str(record.fewest_moves))]
     return items
+
+
+def when(cat: Catalogue, then_ms: float, now_ms: float) -> str:
+    """How long ago a game was last played: ``just now``, ``5 minutes ago``, ``2 days ago``."""
+    minutes = max(0, int((now_ms - then_ms) // 60_000))
+    if minutes < 1:
+        return cat.t("unfinished.when.now")
+    if minutes < 60:
+        return plural(cat, "unfinished.when.minutes", minutes)
+    if minutes < 48 * 60:
+        return plural(cat, "unfinished.when.hours", minutes // 60)
+    return plural(cat, "unfinished.when.days", minutes // (24 * 60))
+
+
+def unfinished_items(cat: Catalogue, games: list[Summary], now_ms: float,
+                     current: str | None = None) -> list[tuple[str, str, bool]]:
+    """The unfinished games' list: ``(id, text, on the table now)`` of each, the most recent first."""
+    out = []
+    for g in sorted(games, key=lambda g: g.played, reverse=True):
+        name = cat.t("unfinished.deal", n=g.deal) if g.deal is not None else cat.t("unfinished.board")
+        if g.variant not in (None, "freecell"):
+            name = cat.t("unfinished.with_variant", game=name, variant=cat.t(f"variant.{g.variant}"))
+        text = cat.t("unfinished.item", game=name, moves=plural(cat, "unfinished.moves", g.moves),
+                     when=when(cat, g.played, now_ms))
+        out.append((g.id, text, g.id == current))
+    return out

@@ -40,23 +40,22 @@ from .change import (
     Message,
     SaveGame,
     SaveSettings,
-    SaveStats,
     SetAddress,
 )
 from .change import AskSolver as AskEffect
 from .focus import Target, activate
 from .i18n import Catalogue
+from .keyvalue import MemoryStorage
 from .progress import Progress, variant_id
 from .screen import hint_text
 from .speech import selection_sentence, turn_sentence
 from .start import StartRequest
-from .stats import Statistics
 from .store import CHOICE_SETTINGS, FLAG_SETTINGS, Settings
 from .table import Outcome, Selection, TableState
 
 # Settings that change only how the table looks: the page draws again.
 LOOK_SETTINGS = ("four-colour", "large-cards", "left-handed", "speed", "theme")
-PANELS = ("win", "stuck", "rules", "settings", "stats")
+PANELS = ("win", "stuck", "rules", "settings", "stats", "unfinished")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,15 +63,18 @@ class Boot:
     """What the page found at start: the address, and what storage held."""
 
     request: StartRequest = field(default_factory=StartRequest)
-    saved: Game | None = None
-    damaged: bool = False  # an entry of storage could not be used and starts fresh
+    damaged: bool = False  # stored settings could not be used and start fresh
     storage_refused: bool = False
 
 
 class Session:
-    """Every intent of the player (and of the solver and the host), as a method returning a Change."""
+    """Every intent of the player (and of the solver and the host), as a method returning a Change.
 
-    def __init__(self, cat: Catalogue, settings: Settings | None = None, stats: Statistics | None = None,
+    ``progress`` keeps the games and the statistics (in memory when none is
+    given: a page whose storage is refused plays on that way).
+    """
+
+    def __init__(self, cat: Catalogue, settings: Settings | None = None, progress: Progress | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.cat = cat
         self.settings = settings if settings is not None else Settings()
@@ -81,13 +83,13 @@ class Session:
         self.table = TableState(self.game, smart=self.settings.choice("tap") == "smart")
         self.analysis = an.Analysis(self.game.rules)
         self.analysis.winnability = self.settings.flag("winnability")
-        self.progress = Progress(stats)
+        self.progress = progress if progress is not None else Progress(MemoryStorage())
         self.panel: str | None = None
         self.level: str | None = None  # the solver's difficulty of a fresh deal
         self.drawn_at_random = False  # New deal drew it (winnable deals only may draw again)
         self.deal_error: str | None = None  # the deal field's error code, if any
         self.notice: str | None = None
-        self._said: set[str] = set()
+        self._said: set[str] = set()  # the notices said once a page load (damaged, refused storage)
         self.started = False
 
     # --- reading ------------------------------------------------------------
@@ -128,15 +130,21 @@ class Session:
 
     # --- start and new games --------------------------------------------------
     def start(self, boot: Boot) -> Change:
-        """The first game: the saved one if the address asks for nothing else, else what it asks."""
+        """The first game: this tab's own, else the one the address asks for, else the latest kept.
+
+        A game kept for this tab, or the most recent unfinished one, comes
+        back (:meth:`~freecell.ui.progress.Progress.restore`); ``?deal=N``
+        resumes an unfinished game of that deal, else deals it; an address
+        that cannot be read says why, and deals a new game.
+        """
         req = boot.request
-        if boot.saved is not None and _same_game(boot.saved, req):
-            change = self._new_game(restored=boot.saved)
-        elif req.board is not None:
-            change = self._new_game(position=req.board, variant=req.variant)
-        elif req.deal is not None:
-            change = self._new_game(deal=req.deal, variant=req.variant)
+        damaged = boot.damaged
+        restored = None if req.error else self.progress.restore(req, self.clock)
+        if restored is not None and restored.game is not None:
+            change = self._new_game(restored=restored.game, resumed=restored.resumed)
+            damaged = damaged or restored.damaged
         else:
+            damaged = damaged or (restored is not None and restored.damaged)
             change = self.new_deal()
         self.started = True
         effects = list(change.effects)
@@ -145,10 +153,10 @@ class Session:
             message = Message(self.cat.t(req.error, text=req.error_text), "url")
             announce = message.text
         if boot.storage_refused:
-            self._show_notice("storage")
-        if boot.damaged:
+            self._show_notice("refused")
+        if damaged:
             self._show_notice("damaged")
-            effects += [SaveSettings(), SaveStats()]  # damaged entries start fresh now
+            effects.append(SaveSettings())  # damaged settings start fresh now
         return _with(change, message=message, effects=tuple(effects), announce=announce)
 
     def new_deal(self) -> Change:
@@ -159,7 +167,15 @@ class Session:
         return change
 
     def open_deal(self, deal: int, variant: str | None = None) -> Change:
-        """Deal ``deal`` (of classic FreeCell unless ``variant``): the embedding host, the deal field."""
+        """Deal ``deal`` (of classic FreeCell unless ``variant``): the embedding host, the deal field.
+
+        An unfinished game of that deal goes on (Replay starts it over).
+        """
+        found = self.progress.find(deal, variant)
+        if found is not None and found.id != self.progress.game_id:
+            change = self.resume(found.id)
+            if change.new_game:
+                return change
         return self._new_game(deal=deal, variant=variant)
 
     def play_deal(self, text: str) -> Change:
@@ -170,10 +186,22 @@ class Session:
             self.deal_error = err.code
             return Change(kind="deal-error")
         self.deal_error = None
-        return self._new_game(deal=n, variant=self.settings.choice("variant"))
+        return self.open_deal(n, self.settings.choice("variant"))
+
+    def resume(self, game_id: str) -> Change:
+        """Bring a kept game onto the table (the unfinished games' list, the other-tab notice)."""
+        restored = self.progress.resume(game_id, self.clock)
+        if restored is None or restored.game is None:
+            return Change()
+        if self.notice == "other-tab":
+            self.notice = None
+        change = self._new_game(restored=restored.game, resumed=restored.resumed)
+        if restored.damaged:
+            self._show_notice("damaged")
+        return change
 
     def _new_game(self, deal: int | None = None, position: Position | None = None,
-                  restored: Game | None = None, variant: str | None = None) -> Change:
+                  restored: Game | None = None, variant: str | None = None, resumed: bool = True) -> Change:
         s = self.settings
         self.drawn_at_random = False
         self.level = None
@@ -195,7 +223,7 @@ class Session:
         if game.deal is not None:
             effects.append(SetAddress())
         effects += self.progress.adopt(game, restored=restored is not None)
-        if restored is not None and (restored.moves or restored.can_redo()):
+        if restored is not None and resumed and (restored.moves or restored.can_redo()):
             if restored.clock.started and not restored.is_won():
                 restored.clock.start()  # it ran when the page closed
             message = Message(self.cat.t("msg.restored"))
@@ -298,8 +326,18 @@ class Session:
 
     # --- history ------------------------------------------------------------------
     def undo(self) -> Change:
+        """Take back the last turn; on a fresh deal, go back to the game New deal left (it was kept)."""
         self.table.clear()
         self.panel = None
+        left = self.progress.left
+        if not self.game.moves and left is not None:
+            back = self.resume(left)
+            if back.new_game:
+                self.progress.left = None
+                deal = self.game.deal
+                text = self.cat.t("msg.back_to_game", n=deal) if deal is not None else self.cat.t(
+                    "msg.restored")
+                return _with(back, message=Message(text), announce=text)
         turn = self.game.undo()
         if turn is None:
             text = self.cat.t("msg.nothing_to_undo")
@@ -324,7 +362,7 @@ class Session:
         self.game.restart()
         self.panel = None
         self.analysis.finishing = False
-        effects = [*self.progress.adopt(self.game), *self._analyse()]
+        effects = [*self.progress.replayed(), *self._analyse()]
         return Change(kind="jumped", redraw=True, game_changed=True, message=CLEAR,
                       effects=tuple(effects))
 
@@ -526,22 +564,50 @@ class Session:
         return None
 
     def reset_stats(self) -> Change:
-        effects = self.progress.reset(self.game)
+        self.progress.reset()
         text = self.cat.t("msg.stats_reset")
-        return Change(kind="panel", message=Message(text), announce=text, effects=tuple(effects))
+        return Change(kind="panel", message=Message(text), announce=text)
 
     def _show_notice(self, kind: str) -> bool:
-        if kind in self._said:
-            return False
-        self._said.add(kind)
+        """Show notice ``kind``; ``damaged`` and a refused storage are said once a page load."""
+        if kind in ("damaged", "refused"):
+            if kind in self._said:
+                return False
+            self._said.add(kind)
+            kind = "storage" if kind == "refused" else kind
         self.notice = kind
         return True
 
+    def save(self) -> Change:
+        """Write the game on the table (the page runs this for :class:`~.change.SaveGame`)."""
+        kind = self.progress.save(self.game)
+        if kind is not None and self._show_notice(kind):
+            return Change(kind="panel")
+        return Change()
+
     def storage_failed(self) -> Change:
-        """A write failed (or storage is refused): say once that progress is not saved."""
-        return Change(kind="panel") if self._show_notice("storage") else Change()
+        """The settings could not be written: progress is not saved here either."""
+        return Change(kind="panel") if self._show_notice("refused") else Change()
+
+    def storage_changed(self, key: str | None) -> Change:
+        """Another tab wrote to storage (a ``storage`` event): its newer moves are never overwritten."""
+        seen = self.progress.store.changed(key)
+        if seen.conflict:
+            self._show_notice("other-tab")
+            return Change(kind="panel")
+        if seen.kind == "stats":
+            self.progress.reread()
+            return Change(kind="panel")
+        return Change()
+
+    def resume_here(self) -> Change:
+        """The other-tab notice's button: this tab's game as the other tab left it."""
+        gid = self.progress.game_id
+        return self.resume(gid) if gid is not None else Change()
 
     def close_notice(self) -> Change:
+        if self.notice == "storage":
+            self.progress.failure.dismissed()
         self.notice = None
         return Change(kind="panel")
 
@@ -553,16 +619,6 @@ class Session:
     def shown(self) -> Change:
         self.game.clock.resume()
         return Change()
-
-
-def _same_game(game: Game, req: StartRequest) -> bool:
-    """Whether a saved game is what the address asks for (nothing, or that very game)."""
-    asked = req.variant or "freecell"
-    if req.board is not None:
-        return game.deal is None and game.start == req.board and variant_id(game) == asked
-    if req.deal is not None:
-        return game.deal == req.deal and variant_id(game) == asked
-    return True
 
 
 def _with(change: Change, **fields: Any) -> Change:
