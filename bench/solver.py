@@ -16,7 +16,9 @@ included, measured in the process that solves it; its CPU time is recorded
 beside it.  Every solution is replayed by :func:`freecell.solver.replay`
 (each move checked by the engine, all 52 cards home at the end); failures are
 counted and must be 0.  A solution's length is its number of moves: a
-multi-card move counts as one, moves to the foundation count.
+multi-card move counts as one, moves to the foundation count; solutions over
+:data:`LONG` (150) moves are counted and listed (a hint should never come
+from one).
 
 ``--jobs 1`` (the default) solves every deal in this one process; with
 ``--jobs N`` the deals are shared out over N worker processes
@@ -104,6 +106,7 @@ DEFAULT_DEALS = "1-1000"
 DEFAULT_BUDGET = 10.0
 DEFAULT_PRESET = "lg"
 PROGRESS_EVERY = 500
+LONG = 150  # solutions longer than this many moves are counted (no hint should come from one)
 ERROR = "error"  # a deal whose run raised: counted as a failure
 WATCHDOG_SLACK = 0.05  # seconds of pipe latency allowed beyond the budget before the kill
 PER_CORE_NOTE = (
@@ -214,7 +217,10 @@ def summarize(rows: Sequence[Row], *, lengths: bool = True) -> dict[str, Any]:
             "mean": sum(moves) / len(moves) if moves else None,
             "max": max(moves) if moves else None,
             "min": min(moves) if moves else None,
+            f"over_{LONG}": sum(1 for m in moves if m > LONG),
         }
+        out[f"over_{LONG}_deals"] = [r["deal"] for r in rows if r["verdict"] == SOLVED
+                                     and r.get("moves") is not None and r["moves"] > LONG]
         checked = [r for r in rows if r.get("replay_ok") is not None]
         out["replayed"] = len(checked)
         out["replay_failures"] = sum(1 for r in checked if not r["replay_ok"])
@@ -612,12 +618,13 @@ def _git(*args: str) -> str | None:
 
 
 def solver_source() -> dict[str, Any]:
-    """Which solver was measured: the commit, and the working tree's solver.py."""
+    """Which solver was measured: the commit, and the working tree's solver.py and shorten.py."""
     path = ROOT / "freecell" / "solver.py"
     status = _git("status", "--porcelain", "--", "freecell")
     return {
         "commit": _git("rev-parse", "HEAD"),
         "solver_py_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "shorten_py_sha256": hashlib.sha256((ROOT / "freecell" / "shorten.py").read_bytes()).hexdigest(),
         "freecell_uncommitted_changes": None if status is None else status.splitlines(),
     }
 
@@ -811,13 +818,15 @@ def report_text(result: dict[str, Any]) -> str:
         line(f"CPU time {k} (ms)", pick("cpu_seconds", k), fmt_ms, True)
     line("length mean (moves)", pick("length", "mean"), fmt_num, True)
     line("length max (moves)", pick("length", "max"), fmt_num, True)
+    line(f"solutions over {LONG} moves", pick("length", f"over_{LONG}"), fmt_num, False)
     line("nodes mean (fc-solve: iterations)", pick("nodes_mean"), lambda x: fmt_num(x, 0), False)
     line("replay failures", pick("replay_failures"), fmt_num, False)
     line("run time (s)", pick("run_seconds"), fmt_num, False)
     lines += table(rows)
     lines.append("")
     lines.append(f"ours: unsolvable: {deal_list(ours['unsolvable_deals'])}; "
-                 f"unknown: {deal_list(ours['unknown_deals'])}")
+                 f"unknown: {deal_list(ours['unknown_deals'])}; "
+                 f"over {LONG} moves: {deal_list(ours.get(f'over_{LONG}_deals', []))}")
     if ours["errors"]:
         lines.append(f"ours: errors: {deal_list(ours['error_deals'])}")
     if ours["replay_failures"]:

@@ -32,7 +32,7 @@ Solutions are then shortened (:mod:`freecell.shorten`: moves deleted or
 redirected, stretches with slack searched again) and replayed by the engine
 before they are returned.
 
-A search may be given a known solution (:class:`KnownPath`, from a position
+A search may be given a known solution (:class:`freecell.known.KnownPath`, from a position
 searched before): any state of the search that is a state along it (up to the
 order of columns and free cells) is solved at once, by the path to it and the
 rest of the known solution, relabelled to the search's columns.  The root's
@@ -47,14 +47,16 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .engine import apply_move, check_move, legal_moves
+from .known import KnownPath as KnownPath
+from .known import state_key
 from .piles import CELL, COLUMN, FOUNDATION, HOME, Move, Pile, cell, column, foundation
 from .position import Position
 from .rules import FREECELL, Build, EmptyColumn, Rules
-from .shorten import PASS_NODES, card_moves, distance, repair, shorten, supports
+from .shorten import PASS_NODES, shorten
 
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
 # Orders of the search, taken in turn over one shared frontier: (weight of the
@@ -101,9 +103,6 @@ SHORTEN_FROM = 90
 SHORTEN_PER_MOVE = 400
 # quick_hint's search: small enough for a few milliseconds in the page's Python
 QUICK_NODES = 40
-# how many of the states along a known solution nearest to a position are tried as
-# the start of a repair (KnownPath.repair)
-REPAIR_TRIES = 4
 QUICK_STATES = 5_000
 
 # A move inside the search: (src kind, src index, dst kind, dst index, count)
@@ -133,64 +132,6 @@ class Result:
 def _red(card: int) -> bool:
     s = card & 3
     return s == 1 or s == 2
-
-
-def state_key(cols: Cols, cells: Sequence[int], found: Sequence[int]) -> bytes:
-    """The canonical state, packed: about 100 bytes, against 250 as tuples.
-
-    Columns in sorted order with a separator (no card is 255), then the
-    free cells sorted (an empty one, -1, is 255), then the four foundations.
-    """
-    return (b"\xff".join(map(bytes, sorted(cols)))
-            + bytes(sorted(c & 255 for c in cells)) + bytes(found))
-
-
-def position_key(pos: Position) -> bytes:
-    return state_key(pos.columns, [-1 if c is None else c for c in pos.cells], pos.foundations)
-
-
-class KnownPath:
-    """A known solution: the positions along it, each with the rest of the solution.
-
-    ``moves`` must be legal from ``start`` under ``rules`` and end with every
-    card home (``ValueError`` otherwise).
-    """
-
-    def __init__(self, start: Position, moves: Sequence[Move], rules: Rules = FREECELL) -> None:
-        start.validate(rules)
-        self.rules = rules
-        self.moves = list(moves)
-        self.positions = [start]
-        pos = start
-        for i, m in enumerate(self.moves):
-            refusal = check_move(pos, m, rules)
-            if refusal is not None:
-                raise ValueError(f"move {i + 1} ({m.text()}) of the path is illegal: {refusal.reason.value}")
-            pos = apply_move(pos, m)
-            self.positions.append(pos)
-        if not pos.is_won():
-            raise ValueError("the path does not end with every card home")
-        # a state met twice answers with its later place (the shorter rest)
-        self._at = {position_key(p): i for i, p in enumerate(self.positions)}
-        self._cards = card_moves(start, rules, self.moves)
-        self._supports = supports(start, rules, self._cards)
-
-    def find(self, key: bytes) -> int | None:
-        """Where a state (:func:`state_key`) is along the path, or ``None``."""
-        return self._at.get(key)
-
-    def repair(self, pos: Position, tries: int = REPAIR_TRIES) -> list[Move] | None:
-        """A solution from ``pos``: the rest of the known one, as card moves, from one of the
-        ``tries`` states along it nearest to ``pos`` (:func:`freecell.shorten.repair`)."""
-        here = supports(pos, self.rules, ())[0]
-        near = sorted(range(len(self.positions)), key=lambda i: (distance(here, self._supports[i]), -i))
-        return repair(pos, self.rules, self._cards, near[:tries])
-
-    def rest(self, i: int, pos: Position) -> list[Move]:
-        """The moves from state ``i`` on, relabelled to ``pos`` (the same state, its columns
-        and cells in another order)."""
-        cols, cells = _relabel(self.positions[i], pos)
-        return _remap(self.moves[i:], cols, cells)
 
 
 _FITS: dict[Build, tuple[list[tuple[int, ...]], list[frozenset[int]]]] = {}
@@ -322,8 +263,7 @@ class Solver:
         Columns in sorted order with a separator (no card is 255), then the
         free cells sorted (an empty one is 255), then the four foundations.
         """
-        return (b"\xff".join(map(bytes, sorted(n.cols)))
-                + bytes(sorted(c & 255 for c in n.cells)) + bytes(n.found))
+        return state_key(n.cols, n.cells, n.found)
 
     def _auto_child(self, n: _Node) -> _Node:
         """:meth:`_auto` for a child of a state that had no safe auto-move left.
@@ -760,28 +700,6 @@ def replay(position: Position, rules: Rules, moves: list[Move]) -> Position:
     if not pos.is_won():
         raise SolutionError("the moves do not end with every card home")
     return pos
-
-
-def _relabel(a: Position, b: Position) -> tuple[list[int], list[int]]:
-    """Where each column and free cell of ``a`` is in ``b`` (the same state, relabelled)."""
-    free_cols = [i for i, c in enumerate(b.columns) if not c]
-    col_at = {c: i for i, c in enumerate(b.columns) if c}
-    cols = [col_at[c] if c else free_cols.pop(0) for c in a.columns]
-    free_cells = [i for i, c in enumerate(b.cells) if c is None]
-    cell_at = {c: i for i, c in enumerate(b.cells) if c is not None}
-    cells = [cell_at[c] if c is not None else free_cells.pop(0) for c in a.cells]
-    return cols, cells
-
-
-def _remap(moves: Sequence[Move], cols: list[int], cells: list[int]) -> list[Move]:
-    def pile(p: Pile) -> Pile:
-        if p.kind == COLUMN:
-            return column(cols[p.index])
-        if p.kind == CELL:
-            return cell(cells[p.index])
-        return p
-
-    return [Move(pile(m.src), pile(m.dst), m.count) for m in moves]
 
 
 def hint(position: Position, rules: Rules = FREECELL, seconds: float = 3.0) -> tuple[str, Move | None]:

@@ -59,7 +59,7 @@ states the other one holds, and a search that reaches its cap ends
 ``path`` (known solutions answer their successors): a solution known from
 another position, at most :data:`MAX_PATH_MOVES` moves, each legal from that
 board under the request's rules and ending with every card home.  The search
-takes every position along it as solved (:class:`freecell.solver.KnownPath`).
+takes every position along it as solved (:class:`freecell.known.KnownPath`).
 
 Every field is checked against an allow-list; anything else (a bad ``keep``
 or ``path`` included) gets an ``error`` reply, never an exception.
@@ -70,10 +70,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .known import KnownPath
 from .piles import Move, MoveError
 from .position import BoardError, Position
 from .rules import Rules
-from .solver import MAX_STATES, SOLVED, UNKNOWN, UNSOLVABLE, KnownPath, Result, Solver
+from .solver import MAX_STATES, SOLVED, UNKNOWN, UNSOLVABLE, Result, Solver
 
 SLICE_NODES = 150
 PROGRESS_EVERY = 20  # slices

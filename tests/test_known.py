@@ -1,4 +1,4 @@
-"""Known solutions answer their successors (:class:`freecell.solver.KnownPath`), and quick hints.
+"""Known solutions answer their successors (:class:`freecell.known.KnownPath`), and quick hints.
 
 * A known path is checked when it is made: every move legal, every card home
   at the end, the rules the solver's own.
@@ -25,10 +25,11 @@ import random
 import pytest
 
 from freecell.engine import apply_move, check_move, legal_moves
+from freecell.known import KnownPath, position_key
 from freecell.piles import CELL, COLUMN, Move, Pile, cell, column
 from freecell.position import Position
 from freecell.rules import FREECELL, Rules
-from freecell.solver import SOLVED, KnownPath, Solver, position_key, quick_hint
+from freecell.solver import SOLVED, Solver, quick_hint
 from tests.boards import random_walk
 from tests.test_solver import check_solution, read_board, why_not_sensible
 

@@ -43,10 +43,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from freecell.engine import apply_move, check_move, legal_moves
+from freecell.known import position_key
 from freecell.piles import Move
 from freecell.position import Position
 from freecell.rules import FREECELL, Rules
-from freecell.solver import MAX_STATES, Solver, position_key
+from freecell.solver import MAX_STATES, Solver
 from freecell.worker import (
     BACKGROUND_SLICES,
     MAX_BUDGET_MS,
