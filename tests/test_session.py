@@ -498,3 +498,46 @@ def test_storage_full_says_so_again_after_a_minute() -> None:
     wall.ms += 61_000
     play(s, 1)
     assert s.notice == "storage"
+
+
+# --- what the page sends the worker ----------------------------------------------------------------
+
+
+def test_a_move_off_a_known_solution_sends_that_solution_and_the_worker_takes_it() -> None:
+    from freecell.worker import Service
+
+    s = session("?deal=617")
+    s.solver_reply(s.position, solve(s.position, s))
+    for _ in range(12):  # along the known solution: nothing to ask
+        (move,) = s.analysis.known[s.position].rest[:1]
+        assert not asks(s.play(move))
+    start = s.position
+    rest = s.analysis.known[start].rest
+    wrong = next(m for m in s.game.legal_moves() if m != rest[0] and m.dst.kind != 2)
+    (ask,) = asks(s.play(wrong))
+    assert ask.path == (start, rest) and ask.keep is None
+    nodes = []
+    for sent in (ask, an.Ask(ask.position, ask.rules, ask.budget_ms)):  # with the path, and without
+        service = Service()
+        assert service.receive(json.dumps(an.solve_message(sent, 1))) == []  # accepted
+        replies = []
+        while service.busy:
+            replies += service.step()
+        (result,) = [r for r in replies if r["type"] == "result"]
+        reply = an.parse_reply(result, ask.position, s.game.rules)
+        assert isinstance(reply, an.SolverReply) and reply.verdict is an.Verdict.SOLVED
+        nodes.append(reply.nodes)
+    assert nodes[0] < nodes[1], nodes  # back onto the known solution sooner
+
+
+def test_the_kept_search_is_named_in_the_message() -> None:
+    from freecell.worker import Service
+
+    s = session("?deal=11982")
+    service = Service()
+    first = an.Ask(s.position, s.game.rules, an.HINT_BUDGET_MS)
+    assert service.receive(json.dumps(an.solve_message(first, 1))) == []
+    service.step()
+    (ask,) = asks(s.play(s.game.legal_moves()[0]))
+    out = service.receive(json.dumps(an.solve_message(ask, 2, keep=1)))
+    assert not any(m.get("type") == "error" for m in out)

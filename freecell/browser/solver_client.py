@@ -29,7 +29,7 @@ from js import JSON, console, document, window
 
 from ..position import Position
 from ..rules import Rules
-from ..ui.analysis import Ask, Reply, SolverFailure, parse_reply
+from ..ui.analysis import Ask, Reply, SolverFailure, parse_reply, solve_message
 from .dom import Bindings, js_object
 
 SILENCE_MS = 8000
@@ -158,11 +158,7 @@ class SolverClient:
         self.background = keep
         self.current = rid
         self.jobs[rid] = (ask.position, ask.rules)
-        msg: dict[str, object] = {"type": "solve", "id": rid, "board": ask.position.to_text(),
-                                  "rules": ask.rules.to_json(), "budget_ms": ask.budget_ms}
-        if keep is not None:
-            msg["keep"] = keep
-        text = json.dumps(msg)
+        text = json.dumps(solve_message(ask, rid, keep))
         self.last_text = text
         if self.ready:
             self.worker.postMessage(text)

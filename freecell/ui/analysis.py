@@ -46,6 +46,7 @@ DEEP_BUDGET_MS = 20000  # the background search that follows an unfinished one
 FINISH_STEP_MS = 140
 MAX_KNOWN = 600  # positions remembered (a solution of 150 moves is 150 of them)
 MAX_REPLY_MOVES = 2000
+MAX_PATH_MOVES = 400  # a known solution sent along (freecell.worker.MAX_PATH_MOVES)
 QUICK_NODES = 60  # the page's own search for an instant hint
 DIFFICULTIES = ("easy", "medium", "hard")
 
@@ -154,12 +155,30 @@ class Known:
 
 @dataclass(frozen=True, slots=True)
 class Ask:
-    """Ask the worker about ``position``; ``keep``: an earlier search to go on in the background."""
+    """Ask the worker about ``position``; ``keep``: an earlier search to go on in the background.
+
+    ``path``: a position known to be winnable and its solution, whose
+    positions the search takes as solved (the position before a move off a
+    known solution).
+    """
 
     position: Position
     rules: Rules
     budget_ms: int
     keep: Position | None = None
+    path: tuple[Position, tuple[Move, ...]] | None = None
+
+
+def solve_message(ask: Ask, rid: int, keep: int | None = None) -> dict[str, object]:
+    """The worker's ``solve`` message for ``ask`` (see :mod:`freecell.worker`), request ``rid``."""
+    msg: dict[str, object] = {"type": "solve", "id": rid, "board": ask.position.to_text(),
+                              "rules": ask.rules.to_json(), "budget_ms": ask.budget_ms}
+    if keep is not None:
+        msg["keep"] = keep
+    if ask.path is not None:
+        start, moves = ask.path
+        msg["path"] = {"board": start.to_text(), "moves": [m.to_json() for m in moves]}
+    return msg
 
 
 # The hint bar's states (``data-state`` of ``[data-panel=hint]``).
@@ -301,7 +320,16 @@ class Analysis:
             return []
         self.asking = pos
         self.deep = False
-        return [Ask(pos, self.rules, HINT_BUDGET_MS, keep)]
+        return [Ask(pos, self.rules, HINT_BUDGET_MS, keep, self._path(line))]
+
+    def _path(self, line: Sequence[Position]) -> tuple[Position, tuple[Move, ...]] | None:
+        """The known solution of the position before this one, if that one was on a known solution."""
+        if len(line) < 2:
+            return None
+        k = self.known.get(line[-2])
+        if k is None or k.verdict is not Verdict.SOLVED or not k.rest or len(k.rest) > MAX_PATH_MOVES:
+            return None
+        return line[-2], k.rest
 
     def deep_ask(self, pos: Position) -> Ask:
         """Go on with an unfinished search of ``pos`` (the worker resumes it)."""

@@ -67,6 +67,8 @@ class Progress:
         self.store = SaveStore(local, tab, writer=writer, new_id=new_id)
         self.wall = wall
         self.tally, self.stats_damaged = read_tally(local.read(KEY_STATS))
+        if self.stats_damaged:  # start them fresh now
+            local.write(KEY_STATS, self.tally.to_json())
         self.state = FRESH
         self.failure = FailureNotice()
         self.left: str | None = None  # the game this tab left for a new deal, kept in the list
