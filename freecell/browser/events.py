@@ -219,7 +219,7 @@ class Events:
             x = (float(e.clientX) - float(box.left)) * scale
             y = (float(e.clientY) - float(box.top)) * scale
             hx, hy = self.view.shown[p.cards[0]]
-            dst = layout.drop_target(Rect(hx, hy, layout.card_w, layout.card_h), x, y)
+            dst = layout.drop_target(Rect(hx, hy, layout.card_w, layout.card_h), x, y, source=p.pile)
             self.access.point_at(dst, -1)
             self.apply(s.drop(p.pile, p.index, dst))
             return

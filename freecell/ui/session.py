@@ -52,6 +52,7 @@ from .speech import selection_sentence, turn_sentence
 from .start import StartRequest
 from .store import CHOICE_SETTINGS, FLAG_SETTINGS, Settings
 from .table import Outcome, Selection, TableState
+from .text import isolate
 
 # Settings that change only how the table looks: the page draws again.
 LOOK_SETTINGS = ("four-colour", "large-cards", "left-handed", "speed", "theme")
@@ -121,6 +122,10 @@ class Session:
         n = pos.foundations[sel.pile.index]
         return {(n - 1) * 4 + sel.pile.index} if n else set()
 
+    def can_undo(self) -> bool:
+        """Undo can do something: take back a turn, or go back to the game New deal left."""
+        return self.game.can_undo() or (not self.game.moves and self.progress.left is not None)
+
     @property
     def finishing(self) -> bool:
         return self.analysis.finishing
@@ -150,7 +155,7 @@ class Session:
         effects = list(change.effects)
         message, announce = change.message, change.announce
         if req.error:
-            message = Message(self.cat.t(req.error, text=req.error_text), "url")
+            message = Message(self.cat.t(req.error, text=isolate(req.error_text)), "url")
             announce = message.text
         if boot.storage_refused:
             self._show_notice("refused")
