@@ -420,7 +420,6 @@ class Session:
     def solver_reply(self, pos: Position, reply: an.Reply) -> Change:
         """The worker answered about ``pos`` (a typed reply: see :func:`freecell.ui.analysis.parse_reply`)."""
         a = self.analysis
-        deep = a.deep and pos == a.asking
         a.answered(pos, reply)
         line = self.line()
         if isinstance(reply, an.SolverFailure):
@@ -440,8 +439,10 @@ class Session:
         effects: list[Effect] = []
         current = pos == line[-1]
         verdict = a.verdict_on(line)
-        if current and reply.verdict is an.Verdict.UNKNOWN and not deep:
+        if current and reply.verdict is an.Verdict.UNKNOWN and pos not in a.deepened:
             effects.append(AskEffect(a.deep_ask(pos)))  # the worker resumes the same search
+        elif not current and reply.verdict is an.Verdict.UNKNOWN:
+            effects += [AskEffect(ask) for ask in a.deepen_ancestor(line, pos)]
         elif not current and verdict is an.Verdict.UNSOLVABLE and a.asking is not None:
             a.asking = None  # an ancestor was proven lost: the search of this position is moot
             effects.append(CancelSolver())
