@@ -39,7 +39,7 @@ from ..engine import apply_move, check_move
 from ..piles import Move, MoveError
 from ..position import Position
 from ..rules import Rules
-from ..solver import Solver
+from ..solver import quick_hint
 
 HINT_BUDGET_MS = 3000
 DEEP_BUDGET_MS = 20000  # the background search that follows an unfinished one
@@ -47,7 +47,6 @@ FINISH_STEP_MS = 140
 MAX_KNOWN = 600  # positions remembered (a solution of 150 moves is 150 of them)
 MAX_REPLY_MOVES = 2000
 MAX_PATH_MOVES = 400  # a known solution sent along (freecell.worker.MAX_PATH_MOVES)
-QUICK_NODES = 60  # the page's own search for an instant hint
 DIFFICULTIES = ("easy", "medium", "hard")
 
 
@@ -195,15 +194,6 @@ class HintBar:
     move: Move | None = None
     suggestion: bool = False  # the page's own quick move, while the solver looks
     back: int | None = None  # turns to undo to the last winnable position (unsolvable only)
-
-
-def quick_hint(pos: Position, rules: Rules) -> Move | None:
-    """A sensible move found at once by a small search (``None``: no move at all)."""
-    solver = Solver(pos, rules)
-    result = solver.run(max_nodes=QUICK_NODES)
-    if result is not None and result.moves:
-        return result.moves[0]
-    return solver.best_move()
 
 
 class Analysis:
