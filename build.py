@@ -635,6 +635,42 @@ def finish(root: Path, sw_source: Path = SW_SOURCE) -> str:
     return build_hash
 
 
+SPRITE_MARK = "<!-- __FREECELL_SPRITE__ -->"
+BOOT_MARK = "/* __FREECELL_BOOT__ */"
+
+
+def page_data(root: Path) -> None:
+    """What the page's scripts draw from, made by the game's Python, written into them.
+
+    - ``index.html``: the card sprite (:mod:`freecell.ui.sprite`: the faces and
+      pile marks that static/early.js and the page's Python both draw with);
+    - ``static/boot.js``: the languages (:data:`freecell.ui.i18n.LANGUAGES`) and
+      the themes and speeds a stored setting may hold
+      (:data:`freecell.ui.store.CHOICE_SETTINGS`), the one list of each.
+    """
+    sys.path.insert(0, str(ROOT))
+    try:
+        from freecell.ui.i18n import LANGUAGES
+        from freecell.ui.sprite import sprite_svg
+        from freecell.ui.store import CHOICE_SETTINGS
+    finally:
+        sys.path.remove(str(ROOT))
+    index = root / "index.html"
+    text = index.read_text(encoding="utf-8")
+    if text.count(SPRITE_MARK) != 1:
+        raise BuildError(f"index.html must hold {SPRITE_MARK} exactly once")
+    index.write_text(text.replace(SPRITE_MARK, sprite_svg()), encoding="utf-8")
+    boot = root / "static" / "boot.js"
+    text = boot.read_text(encoding="utf-8")
+    if text.count(BOOT_MARK) != 1:
+        raise BuildError(f"boot.js must hold {BOOT_MARK} exactly once")
+    end = text.index(BOOT_MARK)
+    start = text.rindex("= ", 0, end) + 2
+    data = {"languages": list(LANGUAGES), "theme": list(CHOICE_SETTINGS["theme"]),
+            "speed": list(CHOICE_SETTINGS["speed"])}
+    boot.write_text(text[:start] + json.dumps(data) + " " + text[end:], encoding="utf-8")
+
+
 def build(dest: Path = DIST) -> Path:
     """Build the site into ``dest`` (``dist/``), replacing what is there in one step."""
     npm_install()
@@ -647,6 +683,7 @@ def build(dest: Path = DIST) -> Path:
             shutil.copy2(ROOT / name, tmp / name)
         # the service worker's source goes to the root, filled in, by finish()
         shutil.copytree(ROOT / "static", tmp / "static", ignore=shutil.ignore_patterns(SW_SOURCE.name))
+        page_data(tmp)
         vendor(tmp / "vendor")
         write_runtime(tmp, python_runtime(tmp))
         finish(tmp)

@@ -33,70 +33,68 @@ The accessibility design:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from js import Object, document
-from pyodide.ffi import to_js
+from js import document
 
 from ..piles import COLUMN, Pile, column
-from ..ui.focus import KEYS, Target, activate, navigate, ring_rect, settle
+from ..position import Position
+from ..ui.focus import KEYS, Target, navigate, ring_rect, settle
+from ..ui.i18n import Catalogue
 from ..ui.speech import accessible_names
-
-if TYPE_CHECKING:
-    from ..position import Position
-    from .app import App
+from ..ui.table import Selection
+from .dom import js_object, js_or_none
+from .view import TableView
 
 ACTIVATE_KEYS = ("Enter", " ", "Spacebar")
-
-
-def _js_or_none(value: Any) -> Any:
-    from pyodide.ffi import jsnull
-
-    return None if value is None or value is jsnull else value
 
 
 class Access:
     """The keyboard target, the accessible names, the focus ring and the live region."""
 
-    def __init__(self, app: App) -> None:
-        self.app = app
+    def __init__(self, view: TableView, svg: Any) -> None:
+        self.view = view
+        self.svg = svg
         self.target = Target(column(0))
         self.region = document.querySelector('[data-role="announce"]')
         self.opener: Any = None  # what had the focus when a panel opened
         self._drawn: Position | None = None
+        self._pos: Position | None = None
 
     # --- focus -----------------------------------------------------------------
     def table_has_focus(self) -> bool:
-        active = _js_or_none(document.activeElement)
-        return active is not None and bool(self.app.svg.contains(active)) and active != self.app.svg
+        active = js_or_none(document.activeElement)
+        return active is not None and bool(self.svg.contains(active)) and active != self.svg
 
-    def refresh(self, refocus: bool) -> None:
+    def refresh(self, cat: Catalogue, pos: Position, selection: Selection | None, refocus: bool) -> None:
         """After a redraw: names, the tab stop and the ring; focus again if the table had it.
 
         After a change of position the target goes to its pile's exposed card;
         otherwise it keeps its card.
         """
-        pos = self.app.game.position
         keep = pos == self._drawn
-        self._drawn = pos
+        self._drawn = self._pos = pos
         self.target = settle(self.target, pos, keep_index=keep)
-        cards, piles = accessible_names(self.app.cat, pos, self.app.state.selection)
-        self.app.view.set_names(cards, {p.text(): name for p, name in piles.items()})
+        cards, piles = accessible_names(cat, pos, selection)
+        self.view.set_names(cards, {p.text(): name for p, name in piles.items()})
         self.place(refocus)
 
     def element(self) -> Any:
-        pos = self.app.game.position
-        t = self.target
+        pos = self._pos
+        if pos is None:
+            return None
+        t = self.target = settle(self.target, pos, keep_index=True)
         card = pos.columns[t.pile.index][t.index] if t.pile.kind == COLUMN and t.index >= 0 else None
-        return self.app.view.target_element(card, t.pile.text())
+        return self.view.target_element(card, t.pile.text())
 
     def place(self, focus: bool) -> None:
-        layout = self.app.view.layout
-        ring = ring_rect(layout, self.app.game.position, self.target) if layout is not None else None
+        layout = self.view.layout
+        pos = self._pos
+        ring = ring_rect(layout, pos, self.target) if layout is not None and pos is not None else None
         el = self.element()
-        self.app.view.set_tab_stop(el, ring)
+        self.view.set_tab_stop(el, ring)
         if focus and el is not None:
-            el.focus(to_js({"preventScroll": True}, dict_converter=Object.fromEntries))
+            el.focus(js_object({"preventScroll": True}))
 
     def point_at(self, pile: Pile | None, index: int) -> None:
         """A pointer went to a pile: the keyboard carries on from there."""
@@ -107,49 +105,44 @@ class Access:
         self.place(True)
 
     # --- keys ------------------------------------------------------------------
-    def on_table_key(self, e: Any) -> bool:
-        """Arrows, Home, End, Enter and Space on the table; whether the key was used."""
-        key = str(e.key)
-        pos = self.app.game.position
-        if key in KEYS:
-            moved = navigate(self.target, key, pos, self.app.view.layout)
-            if moved is not None:
-                self.target = moved
-                self.place(True)
-            return True
-        if key in ACTIVATE_KEYS:
-            self.app.handle(activate(self.app.state, self.target, select_only=bool(e.shiftKey)))
-            return True
-        return False
+    def navigate(self, key: str) -> bool:
+        """Arrows, Home and End on the table: the target moves; whether the key was one of them."""
+        if key not in KEYS or self._pos is None:
+            return False
+        moved = navigate(self.target, key, self._pos, self.view.layout)
+        if moved is not None:
+            self.target = moved
+            self.place(True)
+        return True
 
     # --- panels ----------------------------------------------------------------
     def panel_opened(self) -> None:
-        active = _js_or_none(document.activeElement)
+        active = js_or_none(document.activeElement)
         if active is None or active == document.body:
             self.opener = None  # nothing had the focus: the table gets it back
-        elif _js_or_none(active.closest(".panel")) is None:
+        elif js_or_none(active.closest(".panel")) is None:
             self.opener = active
 
     def panel_closed(self) -> None:
         """Give the focus back to what opened the panel (the table's target if that is gone)."""
         opener, self.opener = self.opener, None
-        active = _js_or_none(document.activeElement)
-        lost = active is None or active == document.body or _js_or_none(active.closest(".panel")) is not None
+        active = js_or_none(document.activeElement)
+        lost = active is None or active == document.body or js_or_none(active.closest(".panel")) is not None
         if not lost:
             return
         usable = opener is not None and bool(opener.isConnected) and not _unusable(opener)
-        if usable and not self.app.svg.contains(opener):
+        if usable and not self.svg.contains(opener):
             opener.focus()
             return
         self.place(True)
 
     def rescue(self) -> None:
         """After an action: a focus left on nothing, or on a button now disabled or hidden, goes on."""
-        active = _js_or_none(document.activeElement)
+        active = js_or_none(document.activeElement)
         if active is None or active == document.body or _unusable(active):
-            panel = _js_or_none(document.querySelector(".panel[data-panel]:not([hidden])"))
+            panel = js_or_none(document.querySelector(".panel[data-panel]:not([hidden])"))
             if panel is not None:
-                first = _js_or_none(panel.querySelector("button:not([disabled]), input"))
+                first = js_or_none(panel.querySelector("button:not([disabled]), input"))
                 if first is not None:
                     first.focus()
                     return
@@ -171,4 +164,4 @@ class Access:
 
 def _unusable(el: Any) -> bool:
     """A disabled control, or one inside something hidden."""
-    return bool(getattr(el, "disabled", False)) or _js_or_none(el.closest("[hidden]")) is not None
+    return bool(getattr(el, "disabled", False)) or js_or_none(el.closest("[hidden]")) is not None

@@ -8,23 +8,23 @@ whose result is a command kind and a checked deal number.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlencode
 
 from js import JSON, Object, document, window
 from pyodide.ffi import create_proxy, to_js
 
 from ..game import Game
-from ..ui.embed import event, parse_command
+from ..ui.embed import Command, event, parse_command
 from ..ui.start import EmbedRequest
-
-if TYPE_CHECKING:
-    from .app import App
 
 
 class Embedding:
-    def __init__(self, app: App, req: EmbedRequest) -> None:
-        self.app = app
+    """Messages to and from the parent page; ``on_command`` gets each command it may obey."""
+
+    def __init__(self, req: EmbedRequest, on_command: Callable[[Command], None]) -> None:
+        self.on_command = on_command
         self.req = req
         self.parent: Any = None
         self._listener: Any = None
@@ -74,16 +74,17 @@ class Embedding:
                 return
             origin = str(e.origin)
             data = e.data
-            text = data if isinstance(data, str) else str(JSON.stringify(data))
+            keys = None
+            if isinstance(data, str):
+                text = data
+            else:  # an object: its own keys too (JSON.stringify drops a field set to undefined)
+                text = str(JSON.stringify(data))
+                keys = [str(k) for k in Object.keys(data)]
         except Exception:
             return  # data that cannot be read as JSON (a cycle, a function, ...)
-        command = parse_command(origin, text, self.req.hosts)
-        if command is None:
-            return
-        if command.kind == "deal" and command.deal is not None:
-            self.app.open_deal(command.deal)
-        elif command.kind == "new":
-            self.app.action_new()
+        command = parse_command(origin, text, self.req.hosts, keys)
+        if command is not None:
+            self.on_command(command)
 
     def unbind(self) -> None:
         if self._listener is not None:

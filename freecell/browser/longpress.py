@@ -15,37 +15,59 @@ timer, the panel and where the pointer is.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
-from js import document, window
-from pyodide.ffi import create_proxy, jsnull
+from js import document
 
-from ..piles import COLUMN
+from ..cards import Card
+from ..piles import COLUMN, Pile
 from ..ui.picker import Picker
+from ..ui.session import Session
 from ..ui.speech import plural
-
-if TYPE_CHECKING:
-    from .app import App, Press
+from .dom import Bindings, js_or_none
+from .view import TableView
 
 LONG_PRESS_MS = 480
 SLOP_PX = 8  # the same as the drag threshold: a press that moves further is a drag
 PANEL_GAP_PX = 10
 
 
-def _js_or_none(value: Any) -> Any:
-    return None if value is None or value is jsnull else value
+@dataclass
+class Press:
+    """A pointer that went down on the table, until it comes up (or the game changes under it)."""
+
+    pointer_id: int
+    x0: float
+    y0: float
+    pile: Pile | None
+    index: int
+    on_card: bool
+    dragging: bool = False
+    dead: bool = False
+    picking: bool = False  # a long press opened the sequence picker
+    cards: list[Card] = field(default_factory=list)
+    base: dict[Card, Any] = field(default_factory=dict)
 
 
 class LongPress:
-    def __init__(self, app: App) -> None:
-        self.app = app
+    """The long-press timer and the picker panel; ``on_select(pile, index)`` confirms a choice."""
+
+    def __init__(self, session: Session, view: TableView, area: Any, bindings: Bindings,
+                 on_select: Callable[[Pile, int], None], announce: Callable[[str], None]) -> None:
+        self.session = session
+        self.view = view
+        self.area = area
+        self.bindings = bindings
+        self.on_select = on_select
+        self.announce = announce
         self.panel = document.querySelector('[data-panel="picker"]')
         self.count_el = self.panel.querySelector('[data-role="picker-count"]')
         self.picker: Picker | None = None
+        self.press: Press | None = None
         self.over: str | None = None  # the picker button under the pointer
         self._timer: Any = None
-        self._fire_proxy = create_proxy(self._fire)
-        app._proxies.append(self._fire_proxy)
 
     @property
     def is_open(self) -> bool:
@@ -55,20 +77,21 @@ class LongPress:
     def arm(self, press: Press) -> None:
         """Start timing a press on a column card."""
         self.disarm()
+        self.press = press
         if press.on_card and press.pile is not None and press.pile.kind == COLUMN:
-            self._timer = window.setTimeout(self._fire_proxy, LONG_PRESS_MS)
+            self._timer = self.bindings.later(LONG_PRESS_MS, self._fire)
 
     def disarm(self) -> None:
-        if self._timer is not None:
-            window.clearTimeout(self._timer)
-            self._timer = None
-
-    def _fire(self, *_: Any) -> None:
+        self.bindings.cancel(self._timer)
         self._timer = None
-        press = self.app.press
+
+    def _fire(self) -> None:
+        self._timer = None
+        press = self.press
         if press is None or press.dead or press.dragging or press.pile is None:
             return
-        picker = Picker.open(self.app.game.position, self.app.game.rules, press.pile, press.index)
+        game = self.session.game
+        picker = Picker.open(game.position, game.rules, press.pile, press.index)
         if picker is None:
             return
         press.picking = True
@@ -87,10 +110,10 @@ class LongPress:
         picker = self.picker
         if picker is None:
             return
-        col = self.app.game.position.columns[picker.pile.index]
-        card_el = self.app.view.card_el[col[picker.deepest]]
+        col = self.session.position.columns[picker.pile.index]
+        card_el = self.view.card_el[col[picker.deepest]]
         card = card_el.getBoundingClientRect()
-        area = self.app.area.getBoundingClientRect()
+        area = self.area.getBoundingClientRect()
         w, h = float(self.panel.offsetWidth), float(self.panel.offsetHeight)
         left = float(card.left) + float(card.width) / 2 - w / 2 - float(area.left)
         left = max(4.0, min(left, float(area.width) - w - 4.0))
@@ -104,14 +127,14 @@ class LongPress:
         picker = self.picker
         if picker is None:
             return
-        text = plural(self.app.cat, "picker.count", picker.count)
+        text = plural(self.session.cat, "picker.count", picker.count)
         self.count_el.textContent = text
         self.count_el.setAttribute("data-value", str(picker.count))
         self.panel.querySelector('[data-action="picker-up"]').disabled = picker.first <= picker.deepest
         self.panel.querySelector('[data-action="picker-down"]').disabled = picker.first >= picker.last
-        col = self.app.game.position.columns[picker.pile.index]
-        self.app.view.set_selected(set(col[picker.first:]))
-        self.app.access.announce(text)
+        col = self.session.position.columns[picker.pile.index]
+        self.view.set_selected(set(col[picker.first:]))
+        self.announce(text)
 
     def _close(self) -> None:
         self.picker = None
@@ -120,8 +143,8 @@ class LongPress:
 
     # --- the pointer -------------------------------------------------------------
     def _action_at(self, e: Any) -> str | None:
-        hit = _js_or_none(document.elementFromPoint(e.clientX, e.clientY))
-        button = _js_or_none(hit.closest('[data-panel="picker"] [data-action]')) if hit is not None else None
+        hit = js_or_none(document.elementFromPoint(e.clientX, e.clientY))
+        button = js_or_none(hit.closest('[data-panel="picker"] [data-action]')) if hit is not None else None
         return None if button is None else str(button.getAttribute("data-action"))
 
     def slide(self, e: Any) -> None:
@@ -149,17 +172,16 @@ class LongPress:
         if picker is None:
             return
         self._close()
-        self.app.access.point_at(picker.pile, picker.first)
-        self.app.handle(self.app.state.select(picker.pile, picker.first))
+        self.on_select(picker.pile, picker.first)
 
     def cancel(self) -> None:
         """Close without touching the table: the selection stays what it was."""
         if self.picker is None:
             return
         self._close()
-        if self.app.press is not None:
-            self.app.press.dead = True
-        self.app.view.set_selected(self.app.selected_cards())
+        if self.press is not None:
+            self.press.dead = True
+        self.view.set_selected(self.session.selected_cards())
 
     # --- the buttons (a click reaches them only when no finger holds the picker) ---
     def step(self, up: bool) -> None:

@@ -1,15 +1,22 @@
-"""The page's side of the solver worker: requests with ids, stale replies dropped.
+"""The page's side of the solver worker: requests with ids, replies parsed once, stale ones dropped.
 
 One module worker (``static/solver-worker.js``) runs the solver under its own
 Pyodide.  It is started once the page's runtime is up (so the runtime files
-come from the cache, not downloaded twice).  Every request carries an id and
-the position it is about; a reply whose id is not the current one is dropped.
-A worker that reports a fatal error, or sends nothing for
-:data:`SILENCE_MS` while it owes a reply, is terminated and replaced after a
-growing delay, and the request it owed is sent again; the page is told
-(``on_unavailable(first, dead)``) so that it says "hint unavailable" at most
-once.  After :data:`MAX_FAILURES` failures in a row the client gives up and
-answers every request with an error at once: play goes on without hints.
+come from the cache, not downloaded twice); ``<html data-worker="ready">``
+says when it answers.  Every request carries an id and the position it is
+about; the client knows which requests it still wants answered (the one in
+flight, and one kept searching in the background: ``keep``), and drops any
+other reply.  A reply is parsed against the protocol
+(:func:`freecell.ui.analysis.parse_reply`: shape, types, every move legal when
+replayed) before anything uses it; a bad one is logged once and answered as
+a failure, so the hint falls back.
+
+A worker that reports a fatal error, or sends nothing for :data:`SILENCE_MS`
+while it owes a reply, is terminated and replaced after a growing delay, and
+the request it owed is sent again; the page is told (``on_unavailable(first,
+dead)``) so that it says "hint unavailable" at most once.  After
+:data:`MAX_FAILURES` failures in a row the client gives up and answers every
+request with a failure at once: play goes on without hints.
 """
 
 from __future__ import annotations
@@ -18,164 +25,219 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from js import JSON, Object, window
-from pyodide.ffi import create_once_callable, create_proxy, to_js
+from js import JSON, console, document, window
 
 from ..position import Position
 from ..rules import Rules
+from ..ui.analysis import Ask, Reply, SolverFailure, parse_reply, solve_message
+from .dom import Bindings, js_object
 
 SILENCE_MS = 8000
 WORKER_URL = "./static/solver-worker.js"
 MAX_FAILURES = 4  # in a row, without a result in between: then hints stay off
 FIRST_RETRY_MS = 500  # doubled after each failure
 
-Reply = dict[str, Any]
-
 
 class SolverClient:
-    def __init__(self, on_unavailable: Callable[[bool, bool], None]) -> None:
+    """Sends :class:`~freecell.ui.analysis.Ask` requests; ``on_reply(position, reply)`` for each answer."""
+
+    def __init__(self, bindings: Bindings, on_reply: Callable[[Position, Reply], None],
+                 on_unavailable: Callable[[bool, bool], None]) -> None:
+        self.bindings = bindings
+        self.on_reply = on_reply
+        self.on_unavailable = on_unavailable
         self.worker: Any = None
         self.ready = False
         self.next_id = 1
-        self.current: int | None = None
-        self.callback: Callable[[Reply], None] | None = None
+        self.jobs: dict[int, tuple[Position, Rules]] = {}  # the requests still wanted
+        self.current: int | None = None  # the foreground one
+        self.background: int | None = None
         self.pending: str | None = None  # the request waiting for the worker to be ready
-        self.on_unavailable = on_unavailable
-        self.told_unavailable = False
-        self.restarts = 0
-        self.failures = 0
-        self.dead = False
         self.last_text: str | None = None
+        self.told_unavailable = False
+        self.logged_bad = False
+        self.failures = 0
+        self.restarts = 0
+        self.dead = False
         self._watchdog: Any = None
-        self._on_message = create_proxy(self._message)
-        self._on_error = create_proxy(self._error)
+        self._message_proxy: Any = None
+        self._error_proxy: Any = None
+
+    def adopt(self, bindings: Bindings, on_reply: Callable[[Position, Reply], None],
+              on_unavailable: Callable[[bool, bool], None]) -> None:
+        """Answer another page object from now on (nothing owed to the old one is delivered)."""
+        self.cancel()
+        self._disarm()
+        self.jobs.clear()
+        self.current = self.background = None
+        self.bindings, self.on_reply, self.on_unavailable = bindings, on_reply, on_unavailable
 
     # --- the worker -----------------------------------------------------
     def start(self) -> None:
-        opts = to_js({"type": "module", "name": "freecell-solver"}, dict_converter=Object.fromEntries)
+        from pyodide.ffi import create_proxy
+
         try:
-            self.worker = window.Worker.new(WORKER_URL, opts)
+            self.worker = window.Worker.new(WORKER_URL, js_object({"type": "module",
+                                                                         "name": "freecell-solver"}))
         except Exception:  # e.g. a sandboxed frame with an opaque origin refuses workers
             self.worker = None
-            self.dead = True  # no hints; play goes on
-            callback = self.callback
-            self.current, self.callback, self.pending = None, None, None
-            first = not self.told_unavailable
-            self.told_unavailable = True
-            self.on_unavailable(first, True)
-            if callback is not None:
-                callback({"type": "error", "message": "no solver"})
+            self._give_up()
             return
-        self.worker.addEventListener("message", self._on_message)
-        self.worker.addEventListener("error", self._on_error)
+        if self._message_proxy is None:
+            self._message_proxy = create_proxy(self._message)
+            self._error_proxy = create_proxy(self._error)
+        self.worker.addEventListener("message", self._message_proxy)
+        self.worker.addEventListener("error", self._error_proxy)
         self.ready = False
 
-    def restart(self) -> None:
-        """Replace a worker that crashed or stopped answering (after a growing delay)."""
+    def stop(self) -> None:
+        """Terminate the worker and destroy the proxies (the page is torn down)."""
+        self._drop_worker()
+        for proxy in (self._message_proxy, self._error_proxy):
+            if proxy is not None:
+                proxy.destroy()
+        self._message_proxy = self._error_proxy = None
+
+    def _drop_worker(self) -> None:
         if self.worker is not None:
-            self.worker.removeEventListener("message", self._on_message)
-            self.worker.removeEventListener("error", self._on_error)
+            self.worker.removeEventListener("message", self._message_proxy)
+            self.worker.removeEventListener("error", self._error_proxy)
             self.worker.terminate()
             self.worker = None
         self.ready = False
         self._disarm()
+
+    def _give_up(self) -> None:
+        """No worker at all: every request owed is answered with a failure; hints stay off."""
+        self.dead = True
+        owed = [self.jobs[i][0] for i in (self.current, self.background) if i is not None and i in self.jobs]
+        self.jobs.clear()
+        self.current = self.background = None
+        self.pending = None
+        first = not self.told_unavailable
+        self.told_unavailable = True
+        self.on_unavailable(first, True)
+        for pos in owed:
+            self.on_reply(pos, SolverFailure("no solver"))
+
+    def restart(self) -> None:
+        """Replace a worker that crashed or stopped answering (after a growing delay)."""
+        self._drop_worker()
         self.restarts += 1
         self.failures += 1
         first = not self.told_unavailable
         self.told_unavailable = True
+        self.background = None  # its search died with the worker
         if self.current is not None and self.pending is None:
             self.pending = self.last_text  # owed: ask the next worker again
         if self.failures > MAX_FAILURES:
-            self.dead = True
-            callback = self.callback
-            self.current, self.callback, self.pending = None, None, None
-            self.on_unavailable(first, True)
-            if callback is not None:
-                callback({"type": "error", "message": "no solver"})
+            self._give_up()
             return
         self.on_unavailable(first, False)
-        delay = FIRST_RETRY_MS * 2 ** (self.failures - 1)
-        window.setTimeout(create_once_callable(lambda *_: self.start()), delay)
+        self.bindings.later(FIRST_RETRY_MS * 2 ** (self.failures - 1), self.start)
 
     def _error(self, _event: Any) -> None:
         if self.worker is not None:
             self.restart()
 
     # --- requests ---------------------------------------------------------
-    def solve(self, pos: Position, rules: Rules, budget_ms: int,
-              callback: Callable[[Reply], None]) -> int:
-        """Ask for a verdict on ``pos``; any earlier request is cancelled."""
+    def solve(self, ask: Ask) -> None:
+        """Ask for a verdict on ``ask.position``; the request in flight is replaced (or kept behind)."""
+        if self.dead:
+            self.on_reply(ask.position, SolverFailure("no solver"))
+            return
         rid = self.next_id
         self.next_id += 1
-        if self.dead:
-            callback({"type": "error", "id": rid, "message": "no solver"})
-            return rid
+        keep = None
+        for held in (self.current, self.background):
+            if held is not None and ask.keep is not None and self.jobs.get(held, (None,))[0] == ask.keep:
+                keep = held
+        for held in list(self.jobs):
+            if held != keep:
+                del self.jobs[held]
+        self.background = keep
         self.current = rid
-        self.callback = callback
-        text = json.dumps({"type": "solve", "id": rid, "board": pos.to_text(),
-                           "rules": rules.to_json(), "budget_ms": budget_ms})
+        self.jobs[rid] = (ask.position, ask.rules)
+        text = json.dumps(solve_message(ask, rid, keep))
         self.last_text = text
         if self.ready:
             self.worker.postMessage(text)
             self._arm()
         else:
             self.pending = text
-        return rid
 
     def cancel(self) -> None:
-        """Stop the running search; its reply, if it comes, is dropped."""
-        if self.current is not None and self.ready:
-            self.worker.postMessage(json.dumps({"type": "cancel", "id": self.current}))
+        """Stop the search in flight; its reply, if it comes, is dropped (the background one goes on)."""
+        rid = self.current
+        if rid is not None:
+            self.jobs.pop(rid, None)
+            if self.ready:
+                self.worker.postMessage(json.dumps({"type": "cancel", "id": rid}))
         self.current = None
-        self.callback = None
         self.pending = None
-        self._disarm()
+        if self.background is None:
+            self._disarm()
 
     def _arm(self) -> None:
         self._disarm()
-        self._watchdog = window.setTimeout(create_once_callable(self._silent), SILENCE_MS)
+        self._watchdog = self.bindings.later(SILENCE_MS, self._silent)
 
     def _disarm(self) -> None:
-        if self._watchdog is not None:
-            window.clearTimeout(self._watchdog)
-            self._watchdog = None
-
-    def _silent(self, *_: Any) -> None:
+        self.bindings.cancel(self._watchdog)
         self._watchdog = None
-        if self.current is not None and self.worker is not None:
+
+    def _silent(self) -> None:
+        self._watchdog = None
+        if self.jobs and self.worker is not None:
             self.restart()
 
+    def _bad(self, what: str) -> None:
+        if not self.logged_bad:
+            self.logged_bad = True
+            console.warn(f"freecell: a solver reply was refused ({what})")
+
     def _message(self, event: Any) -> None:
-        data = event.data
         try:
-            msg = json.loads(str(JSON.stringify(data)))
-        except ValueError:
+            msg = json.loads(str(JSON.stringify(event.data)))
+        except Exception:  # a cycle, a function, undefined: not a message of ours
+            self._bad("not JSON")
             return
         if not isinstance(msg, dict):
+            self._bad("not an object")
             return
         kind = msg.get("type")
         if kind == "ready":
             self.ready = True
+            document.documentElement.setAttribute("data-worker", "ready")
             if self.pending is not None:
                 self.worker.postMessage(self.pending)
                 self.pending = None
                 self._arm()
             return
-        if kind == "error" and msg.get("fatal"):
+        if kind == "error" and msg.get("fatal") is True:
             self.restart()
             return
         rid = msg.get("id")
-        if rid is None or rid != self.current:
-            return  # a reply about a position that is no longer on the table
+        if isinstance(rid, bool) or not isinstance(rid, int) or rid not in self.jobs:
+            return  # about a position no longer wanted (or not ours)
         if kind == "progress":
             self._arm()
             return
-        if kind in ("result", "error"):
-            self._disarm()
-            if kind == "result":
-                self.failures = 0
-            callback = self.callback
+        if kind not in ("result", "error"):
+            return
+        pos, rules = self.jobs.pop(rid)
+        if rid == self.current:
             self.current = None
-            self.callback = None
-            if callback is not None:
-                callback(msg)
+        if rid == self.background:
+            self.background = None
+        if self.jobs:
+            self._arm()
+        else:
+            self._disarm()
+        reply = parse_reply(msg, pos, rules)
+        if reply is None:
+            self._bad(f"type {str(kind)[:20]!r}")
+            reply = SolverFailure("bad reply")
+        elif kind == "result":
+            self.failures = 0
+        self.on_reply(pos, reply)

@@ -24,12 +24,15 @@ WRITE_FAILED = "write"  # a write failed (full, or refused since)
 
 
 class SafeStorage:
-    def __init__(self, on_failure: Callable[[str], None]) -> None:
+    """``localStorage`` (or ``sessionStorage``: ``which``) as a :class:`freecell.ui.keyvalue.KeyValue`."""
+
+    def __init__(self, on_failure: Callable[[str], None] = lambda _what: None,
+                 which: str = "localStorage") -> None:
         self.on_failure = on_failure
         self.store: Any = None
         self.refused = False
         try:
-            store = window.localStorage
+            store = getattr(window, which)
             if store is None or store is jsnull:
                 raise RuntimeError("no localStorage")
             store.getItem("freecell.probe")  # some browsers refuse only on use
@@ -68,6 +71,16 @@ class SafeStorage:
             self.on_failure(WRITE_FAILED)
             return False
         return True
+
+    def keys(self) -> list[str]:
+        """Every key stored (``[]`` when storage is refused)."""
+        if self.store is None:
+            return []
+        try:
+            return [str(self.store.key(i)) for i in range(int(self.store.length))]
+        except Exception:
+            self.on_failure(REFUSED)
+            return []
 
     def remove(self, key: str) -> None:
         if self.store is None:

@@ -23,8 +23,9 @@ from pyodide.ffi import to_js
 from ..cards import Card, card_text, is_red
 from ..piles import CELL, COLUMN, FOUNDATION
 from ..position import Position
-from ..ui.cardart import card_face, pile_mark
+from ..ui.cardart import CORNER
 from ..ui.layout import Layout, Rect, Spot
+from ..ui.sprite import face_id, pile_id
 
 SVG_NS = "http://www.w3.org/2000/svg"
 STEP_MS = 90  # one single-card step of an animation
@@ -87,6 +88,11 @@ class TableView:
         self.root = svg_root
         self.piles_g = document.getElementById("piles")
         self.cards_g = document.getElementById("cards")
+        # whatever was drawn before (an earlier page object, the early drawing) goes
+        self.piles_g.replaceChildren()
+        self.cards_g.replaceChildren()
+        for old in list(svg_root.querySelectorAll(".focus-layer")):
+            old.remove()
         self.free_cells = free_cells
         self.columns = columns
         self.layout: Layout | None = None
@@ -100,13 +106,13 @@ class TableView:
         self.animations: list[Any] = []
         self.animate = True
         self.speed = 1.0  # animation durations are scaled by this
-        self.four_colour = False
         self.large = False
-        self._face_key: tuple[float, float, bool, bool] | None = None
+        self._face_key: tuple[float, float, bool] | None = None
         self.pile_el: dict[str, JsElement] = {}
         # accessible names (None: not a keyboard target, hidden from assistive technology)
         self.card_names: dict[Card, str | None] = {}
         self.card_bg: dict[Card, JsElement] = {}  # a card's face rect: its keyboard target
+        self.face_el: dict[Card, JsElement] = {}  # its <use> of the sprite's face
         self.pile_names: dict[str, str | None] = {}
         self.tab_stop: JsElement = None
         for c in range(52):
@@ -143,35 +149,44 @@ class TableView:
         self._draw_piles(layout)
         self._draw_faces()
 
-    def set_style(self, four_colour: bool | None = None, large: bool | None = None) -> None:
-        """The four-colour deck and the large indices: the faces are drawn again at once."""
-        if four_colour is not None:
-            self.four_colour = four_colour
-        if large is not None:
-            self.large = large
+    def set_style(self, large: bool) -> None:
+        """The large indices: the faces change at once (four colours are the style sheet's)."""
+        self.large = large
         self._draw_faces()
 
     def _draw_faces(self) -> None:
+        """Each card: its face rect (the keyboard target, named by the page) under its sprite symbol.
+
+        The elements are made once; another size or the large indices only
+        change their attributes (so the focus stays on its card).  The four
+        colours are the style sheet's (the table's ``four-colour`` class).
+        """
         layout = self.layout
         if layout is None:
             return
-        key = (round(layout.card_w, 1), round(layout.card_h, 1), self.four_colour, self.large)
+        w, h = layout.card_w, layout.card_h
+        key = (round(w, 1), round(h, 1), self.large)
         if key == self._face_key:
             return
         self._face_key = key
+        size = {"width": f"{w:.1f}", "height": f"{h:.1f}"}
+        corner = f"{w * CORNER:.1f}"
         for c, g in self.card_el.items():
-            g.replaceChildren()
-            for i, (tag, attrs, text) in enumerate(card_face(c, layout.card_w, layout.card_h,
-                                                             four_colour=self.four_colour,
-                                                             large=self.large)):
-                if i == 0:  # the face rect is the card's keyboard target, named by the page
-                    bg = svg(tag, attrs, text)
-                    _name(bg, self.card_names.get(c))
-                    self.card_bg[c] = bg
-                    g.appendChild(bg)
-                else:  # the printed rank and suits: the name says them, once
-                    g.appendChild(svg(tag, {**attrs, "aria-hidden": "true"}, text))
-        self.tab_stop = None  # the targets are new: the page places the focus again
+            bg = self.card_bg.get(c)
+            if bg is None:
+                bg = svg("rect", {"class": "card-bg", "x": "0", "y": "0"})
+                _name(bg, self.card_names.get(c))
+                self.card_bg[c] = bg
+                g.appendChild(bg)
+                face = svg("use", {"class": "face-use", "aria-hidden": "true"})
+                self.face_el[c] = face
+                g.appendChild(face)
+            for k, v in {**size, "rx": corner, "ry": corner}.items():
+                bg.setAttribute(k, v)
+            face = self.face_el[c]
+            for k, v in size.items():
+                face.setAttribute(k, v)
+            face.setAttribute("href", "#" + face_id(c, self.large))
 
     def _draw_piles(self, layout: Layout) -> None:
         self.piles_g.replaceChildren()
@@ -181,8 +196,8 @@ class TableView:
             g = svg("g", {"class": "pile-group", "transform": f"translate({r.x:.1f} {r.y:.1f})"})
             kind = {CELL: "cell", FOUNDATION: "foundation", COLUMN: "column"}[pile.kind]
             suit = pile.index if pile.kind == FOUNDATION else None
-            for tag, attrs, text in pile_mark(kind, layout.card_w, layout.card_h, suit):
-                g.appendChild(svg(tag, attrs, text))
+            g.appendChild(svg("use", {"href": "#" + pile_id(kind, suit), "width": f"{layout.card_w:.1f}",
+                                      "height": f"{layout.card_h:.1f}", "aria-hidden": "true"}))
             area = svg("rect", {"class": "pile", "data-pile": name, "x": "0", "y": "0",
                                 "width": f"{r.w:.1f}", "height": f"{r.h:.1f}",
                                 "fill": "transparent"})

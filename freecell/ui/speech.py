@@ -135,9 +135,14 @@ def auto_sentence(cat: Catalogue, pos: Position, moves: tuple[Move, ...]) -> str
     return cat.t("say.auto", cards=", ".join(names)) if names else ""
 
 
-def turn_sentence(cat: Catalogue, turn: Turn) -> str:
-    """The move of a turn and its auto-moves, in one announcement."""
-    after_move = apply_move(turn.before, turn.move)
+def turn_sentence(cat: Catalogue, turn: Turn, after_move: Position | None = None) -> str:
+    """The move of a turn and its auto-moves, in one announcement.
+
+    ``after_move``: the position after the move and before its auto-moves, if
+    the caller has it already.
+    """
+    if after_move is None:
+        after_move = apply_move(turn.before, turn.move)
     parts = [move_sentence(cat, turn.before, turn.move), auto_sentence(cat, after_move, turn.auto)]
     return " ".join(p for p in parts if p)
 

@@ -12,7 +12,17 @@
   whose every request is logged and checked: a URL that is not on 127.0.0.1 /
   localhost (``data:`` and ``blob:`` are fine) is aborted and fails the test at
   teardown, and so does an uncaught page error or a PyScript error box
-  (``.py-error``).  ``page`` is a page of such a context, 1280x800.
+  (``.py-error``).  ``fresh_page`` is a page of such a context, 1280x800:
+  a real first boot of the page (Pyodide and the solver worker).
+* ``page``: the shared page.  One page of one guarded context is booted once
+  for the whole run; each test gets it with its storage cleared, its size
+  back to 1280x800 and nothing of the last test's faked visibility, and
+  :func:`helpers.open_page` starts the game a URL asks for in it without
+  booting again (``window.freecellRestart``: the page object is started
+  anew in the same runtime, with the same solver worker).  The same checks
+  apply (no request off the machine, no page error, no PyScript error box)
+  to what happened during the test.  A test that must see a real boot or a
+  reload uses ``fresh_page`` or ``open_context``.
 
 Playwright is a test requirement (requirements-dev.txt): without it these tests
 fail to import, on purpose, rather than being skipped without a word.
@@ -123,28 +133,126 @@ def open_context(new_context: Callable[..., Any], request_log: RequestLog) -> It
 
     yield _open
 
-    problems = []
-    if request_log.foreign:
-        problems.append("requests that leave localhost:\n  " + "\n  ".join(sorted(set(request_log.foreign))))
-    if request_log.page_errors:
-        problems.append("uncaught page errors:\n  " + "\n  ".join(request_log.page_errors))
-    for ctx in contexts:
-        for pg in ctx.pages:
-            if pg.is_closed():
-                continue
-            try:
-                boxes = pg.locator(".py-error").all_inner_texts()
-            except Exception:  # the page is gone or navigating; nothing to read
-                boxes = []
-            if boxes:
-                problems.append("PyScript error boxes on the page:\n  " + "\n  ".join(boxes))
+    problems = check_log(request_log, [pg for ctx in contexts for pg in ctx.pages])
     if request_log.console:
         print("browser console:\n  " + "\n  ".join(request_log.console[-200:]))
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)
 
 
+def check_log(log: RequestLog, pages: list[Any]) -> list[str]:
+    """What went wrong: requests off the machine, page errors, PyScript error boxes."""
+    problems = []
+    if log.foreign:
+        problems.append("requests that leave localhost:\n  " + "\n  ".join(sorted(set(log.foreign))))
+    if log.page_errors:
+        problems.append("uncaught page errors:\n  " + "\n  ".join(log.page_errors))
+    for pg in pages:
+        if pg.is_closed():
+            continue
+        try:
+            boxes = pg.locator(".py-error").all_inner_texts()
+        except Exception:  # the page is gone or navigating; nothing to read
+            boxes = []
+        if boxes:
+            problems.append("PyScript error boxes on the page:\n  " + "\n  ".join(boxes))
+    return problems
+
+
 @pytest.fixture
-def page(open_context: Callable[..., Any]) -> Any:
-    """A fresh page (1280x800) in a guarded context."""
+def fresh_page(open_context: Callable[..., Any]) -> Any:
+    """A fresh page (1280x800) in a guarded context: a real first boot."""
     return open_context().new_page()
+
+
+class Shared:
+    """The one page booted for the whole run, and the log of the test using it now."""
+
+    def __init__(self, context: Any) -> None:
+        self.context = context
+        self.log = RequestLog()
+        self.page: Any = None
+
+    def on_request(self, request: Any) -> None:
+        self.log.on_request(request)
+
+    def on_page_error(self, err: Any) -> None:
+        self.log.page_errors.append(str(err))
+
+    def on_console(self, msg: Any) -> None:
+        self.log.console.append(f"{msg.type}: {msg.text}")
+
+
+@pytest.fixture(scope="session")
+def shared(browser: Any, browser_context_args: dict[str, Any], site: str) -> Iterator[Shared]:
+    from .helpers import RECORDER_JS, mark_shared, wait_ready
+
+    context = browser.new_context(**browser_context_args)
+    out = Shared(context)
+    context.on("request", out.on_request)
+    context.route(lambda url: not is_local(url), lambda route: route.abort("blockedbyclient"))
+    context.add_init_script(RECORDER_JS)
+    context.clock.install()  # a clock the tests can pause and run (it flows as usual till then)
+
+    def boot() -> Any:
+        pg = context.new_page()
+        pg.on("pageerror", out.on_page_error)
+        pg.on("console", out.on_console)
+        pg.goto(site + "?deal=1")
+        wait_ready(pg)
+        mark_shared(pg, site)
+        return pg
+
+    out.boot = boot  # type: ignore[attr-defined]
+    yield out
+    context.close()
+
+
+_RESET_JS = """
+() => {
+  for (const name of ['visibilityState', 'hidden']) delete document[name];
+  try { localStorage.clear(); sessionStorage.clear(); } catch (e) { /* refused: nothing to clear */ }
+  window.scrollTo(0, 0);
+  if (window.__fc) window.__fc.reset();
+  // the keyboard starts from the top of the page again, as after a load
+  const start = document.createElement('span');
+  start.tabIndex = -1;
+  document.body.prepend(start);
+  start.focus();
+  start.blur();
+  start.remove();
+}
+"""
+
+
+@pytest.fixture
+def page(request: pytest.FixtureRequest, shared: Shared, request_log: RequestLog,
+         open_context: Callable[..., Any]) -> Iterator[Any]:
+    """The shared page, reset for this test (see the module doc); ``open_page`` starts a game in it.
+
+    A test marked ``browser_context_args(...)`` (a locale, service workers)
+    gets a fresh page of a context with those arguments instead.
+    """
+    if request.node.get_closest_marker("browser_context_args") is not None:
+        yield open_context().new_page()
+        return
+    pg = shared.page
+    if pg is None or pg.is_closed() or pg.evaluate("() => typeof window.freecellRestart") != "function":
+        if pg is not None and not pg.is_closed():
+            pg.close()
+        pg = shared.page = shared.boot()  # type: ignore[attr-defined]
+    shared.log = request_log
+    pg.set_viewport_size(VIEWPORT)
+    pg.emulate_media(reduced_motion="no-preference")
+    pg.clock.resume()
+    pg.mouse.up()
+    pg.evaluate(_RESET_JS)
+    yield pg
+    shared.log = RequestLog()
+    problems = check_log(request_log, [pg])
+    if request_log.console:
+        print("browser console:\n  " + "\n  ".join(request_log.console[-200:]))
+    if problems:
+        shared.page = None  # the next test starts from a new boot
+        pg.close()
+        pytest.fail("\n".join(problems), pytrace=False)

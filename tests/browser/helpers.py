@@ -128,8 +128,137 @@ def wait_ready(page: Any, timeout: float = READY_TIMEOUT) -> None:
     )
 
 
+# --- the shared page -------------------------------------------------------------------
+
+# What the tests record in the page from the start (``add_init_script``): the
+# traffic with the solver worker and every state of the hint bar (see
+# tests/browser/test_hints.py, which reads it).  The shared page always has it.
+RECORDER_JS = r"""
+(() => {
+  const rec = window.__fc = {worker: [], workers: [], bar: [], lost: [], ready: new Set()};
+  // a new test on the shared page: the logs start empty (the workers stay, and what they said)
+  rec.reset = () => { rec.worker.length = 0; rec.bar.length = 0; rec.lost.length = 0; };
+  const now = () => performance.now();
+  const Native = window.Worker;
+  if (Native) {
+    window.Worker = class extends Native {
+      constructor(url, opts) {
+        super(url, opts);
+        const n = rec.workers.push({url: String(url), obj: this}) - 1;
+        this.__fcIndex = n;
+        this.addEventListener('message', (e) => {
+          if (e.data && e.data.type === 'ready') rec.ready.add(n);
+          rec.worker.push({dir: 'in', n, t: now(), data: e.data, synthetic: !e.isTrusted});
+        });
+        this.addEventListener('error', () =>
+          rec.worker.push({dir: 'in', n, t: now(), data: {type: 'worker-error'}, synthetic: false}));
+      }
+      postMessage(msg, ...rest) {
+        let data = msg;
+        if (typeof msg === 'string') { try { data = JSON.parse(msg); } catch (e) { /* as is */ } }
+        rec.worker.push({dir: 'out', n: this.__fcIndex, t: now(), data});
+        return super.postMessage(msg, ...rest);
+      }
+      terminate() {
+        rec.worker.push({dir: 'terminate', n: this.__fcIndex, t: now(), data: null});
+        return super.terminate();
+      }
+    };
+  }
+  // The id of the solve request the current worker is working on, or null.
+  rec.inFlight = () => {
+    const n = rec.workers.length - 1;
+    if (n < 0) return null;
+    const log = rec.worker.filter(e => e.n === n);
+    let ready = rec.ready.has(n), current = null;
+    for (const e of log) {
+      const d = e.data || {};
+      if (e.dir === 'terminate') return null;
+      if (e.dir === 'in' && d.type === 'ready') ready = true;
+      if (e.dir === 'in' && d.type === 'worker-error') return null;
+      if (e.dir === 'out' && d.type === 'solve' && ready) current = d.id;
+      if (e.dir === 'out' && d.type === 'cancel' && d.id === current) current = null;
+      if (e.dir === 'in' && !e.synthetic && ['result', 'error', 'cancelled'].includes(d.type)
+          && d.id === current) current = null;
+    }
+    return current;
+  };
+  const snapshot = () => {
+    const bar = document.querySelector('[data-panel="hint"]');
+    const text = document.querySelector('[data-role="hint-text"]');
+    const moves = document.querySelector('[data-status="moves"]');
+    const marks = (sel) => Array.from(document.querySelectorAll(sel)).map(
+      el => [el.getAttribute('data-pile'), el.getAttribute('data-hint')]);
+    rec.bar.push({
+      t: now(), state: bar.getAttribute('data-state'), hidden: bar.hidden,
+      text: text ? text.textContent : '', moves: moves ? moves.getAttribute('data-value') : '',
+      piles: marks('svg#table rect.pile[data-hint]'),
+      cards: Array.from(document.querySelectorAll('svg#table g.card[data-hint]')).map(
+        el => [el.getAttribute('data-card'), el.getAttribute('data-hint')]),
+    });
+  };
+  const lostCheck = () => {
+    const text = (document.body ? document.body.textContent : '') + ' ' + document.title;
+    const m = text.match(/[^.\n]{0,40}\blost\b[^.\n]{0,40}/i);
+    if (m) rec.lost.push(m[0]);
+  };
+  const watch = () => {
+    const bar = document.querySelector('[data-panel="hint"]');
+    if (bar) {
+      new MutationObserver(snapshot).observe(bar, {
+        attributes: true, attributeFilter: ['data-state', 'hidden'],
+        childList: true, characterData: true, subtree: true});
+    }
+    new MutationObserver(lostCheck).observe(document.documentElement, {
+      childList: true, characterData: true, subtree: true});
+  };
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', watch, {once: true});
+  } else {
+    watch();
+  }
+})();
+"""
+
+_SHARED: dict[int, str] = {}  # id of a shared page -> the site it was booted from
+
+
+def mark_shared(page: Any, site: str) -> None:
+    _SHARED[id(page)] = site
+
+
+def is_shared(page: Any) -> bool:
+    return id(page) in _SHARED
+
+
+def before_load(page: Any, script: str) -> None:
+    """Run ``script`` before the page's next game starts: an init script, or now on the shared page.
+
+    (An init script on the shared page would run again at every later reload
+    of it, in other tests.)
+    """
+    if is_shared(page):
+        page.evaluate(f"() => {{ {script}\n }}")
+    else:
+        page.add_init_script(script)
+
+
+def install_clock(page: Any) -> None:
+    """Playwright's clock on ``page`` before it loads (the shared page has had it from its boot)."""
+    if not is_shared(page):
+        page.clock.install()
+
+
 def open_page(page: Any, url: str) -> None:
-    page.goto(url)
+    """Open ``url``: on the shared page, the page object starts again for it (no reload)."""
+    site = _SHARED.get(id(page))
+    if site is not None and url.startswith(site) and url[len(site):len(site) + 1] in ("", "?"):
+        page.evaluate(
+            """(q) => { document.documentElement.dataset.state = 'loading'; window.freecellRestart(q); }""",
+            url[len(site):],
+        )
+    else:
+        page.goto(url)
     wait_ready(page)
 
 

@@ -48,14 +48,18 @@ from freecell.solver import SOLVED, Solver
 from freecell.worker import difficulty
 
 from .helpers import (
+    RECORDER_JS,
     STEP_TIMEOUT,
     board_from_parts,
     board_url,
     deal_url,
     expect_layout,
     expect_status,
+    expected_layout,
+    is_shared,
     open_page,
     play_move_on_page,
+    read_layout,
     status_value,
 )
 
@@ -88,7 +92,7 @@ def _module_constant(path: str, name: str) -> Any:
     raise AssertionError(f"{name} not found in {path}")
 
 
-FINISH_STEP_MS = _module_constant("freecell/browser/assist.py", "FINISH_STEP_MS")
+from freecell.ui.analysis import FINISH_STEP_MS  # noqa: E402
 
 # --- boards -----------------------------------------------------------------------------
 
@@ -127,92 +131,12 @@ LOSING_MOVE = Move.parse("4b")
 
 # --- what is recorded in the page ---------------------------------------------------------
 
-INIT_JS = r"""
-(() => {
-  const rec = window.__fc = {worker: [], workers: [], bar: [], lost: []};
-  const now = () => performance.now();
-  const Native = window.Worker;
-  if (Native) {
-    window.Worker = class extends Native {
-      constructor(url, opts) {
-        super(url, opts);
-        const n = rec.workers.push({url: String(url), obj: this}) - 1;
-        this.__fcIndex = n;
-        this.addEventListener('message', (e) =>
-          rec.worker.push({dir: 'in', n, t: now(), data: e.data, synthetic: !e.isTrusted}));
-        this.addEventListener('error', () =>
-          rec.worker.push({dir: 'in', n, t: now(), data: {type: 'worker-error'}, synthetic: false}));
-      }
-      postMessage(msg, ...rest) {
-        let data = msg;
-        if (typeof msg === 'string') { try { data = JSON.parse(msg); } catch (e) { /* as is */ } }
-        rec.worker.push({dir: 'out', n: this.__fcIndex, t: now(), data});
-        return super.postMessage(msg, ...rest);
-      }
-      terminate() {
-        rec.worker.push({dir: 'terminate', n: this.__fcIndex, t: now(), data: null});
-        return super.terminate();
-      }
-    };
-  }
-  // The id of the solve request the current worker is working on, or null.
-  rec.inFlight = () => {
-    const n = rec.workers.length - 1;
-    if (n < 0) return null;
-    const log = rec.worker.filter(e => e.n === n);
-    let ready = false, current = null;
-    for (const e of log) {
-      const d = e.data || {};
-      if (e.dir === 'terminate') return null;
-      if (e.dir === 'in' && d.type === 'ready') ready = true;
-      if (e.dir === 'in' && d.type === 'worker-error') return null;
-      if (e.dir === 'out' && d.type === 'solve' && ready) current = d.id;
-      if (e.dir === 'out' && d.type === 'cancel' && d.id === current) current = null;
-      if (e.dir === 'in' && !e.synthetic && ['result', 'error', 'cancelled'].includes(d.type)
-          && d.id === current) current = null;
-    }
-    return current;
-  };
-  const snapshot = () => {
-    const bar = document.querySelector('[data-panel="hint"]');
-    const text = document.querySelector('[data-role="hint-text"]');
-    const moves = document.querySelector('[data-status="moves"]');
-    const marks = (sel) => Array.from(document.querySelectorAll(sel)).map(
-      el => [el.getAttribute('data-pile'), el.getAttribute('data-hint')]);
-    rec.bar.push({
-      t: now(), state: bar.getAttribute('data-state'), hidden: bar.hidden,
-      text: text ? text.textContent : '', moves: moves ? moves.getAttribute('data-value') : '',
-      piles: marks('svg#table rect.pile[data-hint]'),
-      cards: Array.from(document.querySelectorAll('svg#table g.card[data-hint]')).map(
-        el => [el.getAttribute('data-card'), el.getAttribute('data-hint')]),
-    });
-  };
-  const lostCheck = () => {
-    const text = (document.body ? document.body.textContent : '') + ' ' + document.title;
-    const m = text.match(/[^.\n]{0,40}\blost\b[^.\n]{0,40}/i);
-    if (m) rec.lost.push(m[0]);
-  };
-  const watch = () => {
-    const bar = document.querySelector('[data-panel="hint"]');
-    if (bar) {
-      new MutationObserver(snapshot).observe(bar, {
-        attributes: true, attributeFilter: ['data-state', 'hidden'],
-        childList: true, characterData: true, subtree: true});
-    }
-    new MutationObserver(lostCheck).observe(document.documentElement, {
-      childList: true, characterData: true, subtree: true});
-  };
-  if (document.readyState === 'loading') {
-    document.addEventListener('DOMContentLoaded', watch, {once: true});
-  } else {
-    watch();
-  }
-})();
-"""
 
 
 def open_recorded(page: Any, url: str) -> None:
-    page.add_init_script(INIT_JS)
+    """Open ``url`` with the recorder (helpers.RECORDER_JS) on: the shared page has it always."""
+    if not is_shared(page):
+        page.add_init_script(RECORDER_JS)
     open_page(page, url)
 
 
@@ -351,9 +275,9 @@ def test_hint_on_a_fresh_deal_is_legal_and_a_second_press_plays_it(page: Any, si
     assert state == "found"
     expect(page.locator("[data-role=hint-text]")).not_to_have_text(re.compile(r"^\s*$"))
     move = marked_move(Position.deal(1), read_marks(page))
-    # the bar went searching -> found, nothing else in between
+    # the bar went (a quick suggestion ->) found, nothing else in between
     states = [e["state"] for e in bar_log(page) if not e["hidden"]]
-    assert set(states) <= {"searching", "found"} and states[-1] == "found", states
+    assert set(states) <= {"fallback", "found"} and states[-1] == "found", states
     expect_status(page, "moves", 0)
     # the second press plays it
     press_hint(page)
@@ -394,94 +318,128 @@ def test_a_fresh_deal_gets_the_solvers_difficulty_label(page: Any, site: str, de
 # --- a move cancels the search; a stale reply never shows ---------------------------------------
 
 
-def test_a_move_cancels_the_search_and_its_reply_never_shows(page: Any, site: str) -> None:
+def test_a_move_replaces_the_search_and_a_stale_reply_never_shows(page: Any, site: str) -> None:
+    """A move asks about the new position at once (the old search goes on behind it, ``keep``);
+    after an undo past it, a late reply about a position off the line of play never shows."""
     open_recorded(page, deal_url(site, UNSOLVABLE_DEAL))
     game = Game(deal=UNSOLVABLE_DEAL)
     old = wait_search_in_flight(page)  # the worker is searching the start position
     press_hint(page)
-    expect_bar_state(page, "searching", timeout=STEP_TIMEOUT)
+    expect_bar_state(page, "fallback", timeout=STEP_TIMEOUT)  # a suggestion at once
     move = Move.parse(HARD_MOVES[0])
     play_move_on_page(page, game, move)  # at once
-    # when the move hid the bar (the bar's log records the moves counter with each state)
     t_move = next(e["t"] for e in bar_log(page) if e["moves"] == "1")
     log = worker_log(page)
     replies = [e for e in log if e["dir"] == "in" and (e["data"] or {}).get("id") == old]
     assert not any(e["data"]["type"] == "result" and e["t"] < t_move for e in replies), (
         "the search of the start ended before the move: the test did not move during a search")
-    # the page cancelled the old search and asked about the new position
-    cancels = [e for e in log if e["dir"] == "out" and e["data"] == {"type": "cancel", "id": old}]
-    assert cancels, "no cancel was sent for the old search"
+    # the page asked about the new position, keeping the start's search going behind it
     new = last_solve_id(page)
     assert new != old
     sent = next(e["data"] for e in log if e["dir"] == "out" and e["data"].get("id") == new)
     assert Position.from_text(sent["board"]) == game.position
-    # the move hid the bar
-    expect(hint_bar(page)).to_be_hidden()
-    # a late reply about the old position (as if it crossed the cancel) is dropped
-    old_hint = {"from": "5", "to": "4", "count": 1}
-    assert check_move(Position.deal(UNSOLVABLE_DEAL), Move.from_json(old_hint), FREECELL) is None
+    assert sent.get("keep") == old
+    expect(hint_bar(page)).to_be_hidden()  # the move hid the bar
+    # the second move: the start's search is still the one kept
+    move2 = Move.parse(HARD_MOVES[1])
+    play_move_on_page(page, game, move2)
+    newer = last_solve_id(page)
+    sent2 = next(e["data"] for e in worker_log(page) if e["dir"] == "out" and e["data"].get("id") == newer)
+    assert sent2.get("keep") == old
+    # undo past the first move's position: the search of the position after it is wanted no more
+    page.locator(".actionbar [data-action=undo]").click()
+    game.undo()
+    expect_status(page, "moves", 1)
+    # a late reply about the position after two moves (as if it crossed the undo) is dropped
+    stale_hint = game.legal_moves()[0].to_json()
     page.evaluate(
         """([rid, hint]) => {
-             const w = window.freecellApp.assist.client.worker;
+             const w = window.__fc.workers[window.__fc.workers.length - 1].obj;
              for (const data of [
                {type: 'progress', id: rid, nodes: 5},
-               {type: 'result', id: rid, verdict: 'solved', moves: [hint], hint,
-                nodes: 10, ms: 5, difficulty: 'easy'}]) {
+               {type: 'result', id: rid, verdict: 'unknown', moves: [], hint,
+                nodes: 10, ms: 5, difficulty: null}]) {
                w.dispatchEvent(new MessageEvent('message', {data}));
              }
            }""",
-        [old, old_hint],
+        [newer, stale_hint],
     )
-    # the new position's analysis settles (the worker's reply to the new request)
-    wait_reply(page, new)
-    after = [e for e in bar_log(page) if e["t"] >= t_move]
-    assert after and after[0]["hidden"], after
-    shown = [e for e in after if not e["hidden"]]
-    assert shown == [], f"the bar showed something nobody asked for after the move: {shown}"
+    t_undo = page.evaluate("() => performance.now()")
     expect(hint_bar(page)).to_be_hidden()
+    shown = [e for e in bar_log(page) if e["t"] >= t_undo and not e["hidden"]]
+    assert shown == [], f"the bar showed something nobody asked for: {shown}"
     expect_no_marks(page)
-    assert game.moves == 1
-    expect_status(page, "moves", 1)
-    # asked now, the hint is about the new position
+    # asked now, the hint is about the position on the table
     press_hint(page)
     state = expect_bar_state(page, "found|fallback|unsolvable")
     if state != "unsolvable":
         marked_move(game.position, read_marks(page))
-    # nothing ever showed "found" for the old position
-    for e in bar_log(page):
-        if e["state"] in ("found", "fallback") and not e["hidden"]:
-            assert e["moves"] == "1", f"a hint was shown for the old position: {e}"
     expect_never_lost(page)
 
 
 # --- deal 11982 ---------------------------------------------------------------------------------
 
 
-def test_deal_11982_gets_the_unsolvable_bar_or_a_fallback_never_lost(page: Any, site: str) -> None:
-    open_recorded(page, deal_url(site, UNSOLVABLE_DEAL))
+def test_the_first_hint_comes_at_once_before_the_solver_is_up(fresh_page: Any, site: str) -> None:
+    """Right after the page is ready (the worker still booting its own Pyodide), Hint marks a move."""
+    page = fresh_page
+    open_recorded(page, deal_url(site, 164))
     press_hint(page)
-    state = expect_bar_state(page, "unsolvable|fallback", timeout=WORKER_TIMEOUT)
+    state = expect_bar_state(page, "fallback|found", timeout=STEP_TIMEOUT)
+    move = marked_move(Position.deal(164), read_marks(page))
+    results = [e for e in worker_log(page) if e["dir"] == "in" and (e["data"] or {}).get("type") == "result"]
+    if state == "fallback":  # the page's own move: shown before any verdict of the worker
+        assert not results
+    # the solver's answer replaces it when it comes (a sure move, marked the same way)
+    expect_bar_state(page, "found", timeout=WORKER_TIMEOUT)
+    assert check_move(Position.deal(164), marked_move(Position.deal(164), read_marks(page)), FREECELL) is None
+    del move
+    expect_never_lost(page)
+
+
+def _played(page: Any, game: Game) -> Move:
+    """The move the page just played from ``game``'s position (read back from the table)."""
+    after = read_layout(page)
+    for m in game.legal_moves():
+        trial = Game(position=game.position)
+        trial.play(m)
+        if expected_layout(trial.position) == after:
+            return m
+    raise AssertionError("the page played a move that is not legal here")
+
+
+def test_deal_11982_played_by_hints_is_proven_lost(page: Any, site: str) -> None:
+    """Hint, play its move, again and again: the proof of the start carries down (no other way)."""
+    open_recorded(page, deal_url(site, UNSOLVABLE_DEAL))
+    game = Game(deal=UNSOLVABLE_DEAL)
     bar = hint_bar(page)
-    expect(bar.locator("[data-role=hint-text]")).not_to_have_text(re.compile(r"^\s*$"))
-    if state == "fallback":
-        # no verdict in the page's budget: a promising move, legal here, while the
-        # search goes on in the background ...
-        marked_move(Position.deal(UNSOLVABLE_DEAL), read_marks(page))
-        expect_never_lost(page)
-        # ... until it proves the deal lost: the fallback on show becomes the plain answer
-        assert expect_bar_state(page, "unsolvable", timeout=DEEP_TIMEOUT) == "unsolvable"
-        expect_no_marks(page)
+    t0 = page.evaluate("() => performance.now()")
+    press_hint(page)
+    for _ in range(200):
+        state = expect_bar_state(page, "fallback|found|unsolvable", timeout=DEEP_TIMEOUT)
+        if state == "unsolvable":
+            break
+        marked_move(game.position, read_marks(page))
+        before = game.moves
+        press_hint(page)  # the second press plays the move shown (unless the proof came just now)
+        page.wait_for_function(
+            """(n) => document.querySelector('[data-status=moves]').dataset.value !== String(n)
+                     || document.querySelector('[data-panel=hint]').dataset.state === 'unsolvable'""",
+            arg=before, timeout=STEP_TIMEOUT)
+        if status_value(page, "moves") == str(before):
+            continue
+        game.play(_played(page, game))
+        expect_layout(page, game.position)
+        press_hint(page)
+    else:
+        raise AssertionError("never proven lost")
+    seconds = (page.evaluate("() => performance.now()") - t0) / 1000
+    print(f"11982 proven lost {seconds:.1f} s after the first Hint, after {game.moves} moves")
     for action in ("undo", "hint", "replay", "new"):
         expect(bar.locator(f"[data-action={action}]")).to_be_visible()
     expect_status(page, "winnable", "no")
+    expect_no_marks(page)
     expect_never_lost(page)
-    # the proof came from the worker, resumed past the hint's budget, not restarted
-    results = [e["data"] for e in worker_log(page)
-               if e["dir"] == "in" and (e["data"] or {}).get("type") == "result"]
-    assert results[-1]["verdict"] == "unsolvable"
-    if state == "fallback":
-        assert results[-2]["verdict"] == "unknown"
-        assert results[-1]["nodes"] > results[-2]["nodes"]
 
 
 def test_unsolvable_bar_offers_four_ways_out_and_back_to_winnable(page: Any, site: str) -> None:
@@ -552,7 +510,7 @@ def test_the_page_answers_pointer_input_while_the_worker_searches(page: Any, sit
     page.evaluate(LATENCY_JS)
     wait_search_in_flight(page)
     press_hint(page)  # a long search: 11982 has no solution to find
-    expect_bar_state(page, "searching", timeout=STEP_TIMEOUT)
+    expect_bar_state(page, "searching|fallback", timeout=STEP_TIMEOUT)
     delays = []
     for text in HARD_MOVES:
         move = Move.parse(text)
@@ -688,7 +646,6 @@ def test_finish_stops_and_undoes_card_by_card(page: Any, site: str, how: str) ->
     home, moves = home_count(page), int(status_value(page, "moves"))
     changes = page.evaluate(IDLE_JS, 3 * FINISH_STEP_MS)
     assert changes == [], f"Finish went on after the stop ({how}): {changes}"
-    assert page.evaluate("() => window.freecellApp.assist.finishing") is False
     assert (home_count(page), int(status_value(page, "moves"))) == (home, moves)
     assert start_home < home < 52, f"home {home}: Finish did not stop ({how})"
     assert moves == home - start_home
@@ -733,10 +690,11 @@ def off_solution_move(game: Game) -> Move:
 
 KILL_JS = """
 () => {
-  const w = window.freecellApp.assist.client.worker;
-  const same = w === window.__fc.workers[window.__fc.workers.length - 1].obj;
+  const n = window.__fc.workers.length - 1;
+  const w = window.__fc.workers[n].obj;
+  const ready = window.__fc.ready.has(n);
   w.terminate();
-  return same;
+  return ready;
 }
 """
 
@@ -745,22 +703,22 @@ def test_a_killed_worker_is_replaced(page: Any, site: str) -> None:
     open_recorded(page, deal_url(site, 1))
     game = Game(deal=1)
     expect_status(page, "winnable", "yes", timeout=WORKER_TIMEOUT)
-    assert page.evaluate(KILL_JS) is True, "the page's worker is not the one created last"
+    workers = page.evaluate("() => window.__fc.workers.length")
+    assert page.evaluate(KILL_JS) is True, "the page's worker was not up"
     move = off_solution_move(game)
     play_move_on_page(page, game, move)  # the page asks the dead worker about it
     press_hint(page)
-    expect_bar_state(page, "searching", timeout=STEP_TIMEOUT)
-    # the watchdog hears nothing for 8 s and replaces the worker; the bar says so
-    expect_bar_state(page, "unavailable", timeout=WATCHDOG_TIMEOUT)
-    # replaced after a short back-off (it grows if the new one fails too)
-    page.wait_for_function("() => window.__fc.workers.length === 2", timeout=STEP_TIMEOUT)
+    expect_bar_state(page, "fallback", timeout=STEP_TIMEOUT)  # the page's own suggestion, at once
+    # the watchdog hears nothing for 8 s and replaces the worker (after a short back-off,
+    # which grows if the new one fails too)
+    page.wait_for_function(f"() => window.__fc.workers.length === {workers + 1}",
+                           timeout=WATCHDOG_TIMEOUT)
     expect_layout(page, game.position)  # play goes on
-    # a later Hint works, on the new worker
-    press_hint(page)
-    expect_bar_state(page, "found|fallback", timeout=WORKER_TIMEOUT)
+    # the request owed is sent to the new worker, whose answer replaces the suggestion
+    expect_bar_state(page, "found", timeout=WORKER_TIMEOUT)
     marked_move(game.position, read_marks(page))
     states = [e["state"] for e in bar_log(page) if not e["hidden"]]
-    assert states.count("unavailable") == 1, states
+    assert states.count("unavailable") <= 1, states
     expect_never_lost(page)
 
 
@@ -768,7 +726,8 @@ def test_a_second_killed_worker_is_replaced_without_a_second_notice(page: Any, s
     open_recorded(page, deal_url(site, 1))
     game = Game(deal=1)
     expect_status(page, "winnable", "yes", timeout=WORKER_TIMEOUT)
-    for round_ in (1, 2):
+    first = page.evaluate("() => window.__fc.workers.length") - 1
+    for round_ in (first + 1, first + 2):
         assert page.evaluate(KILL_JS) is True
         move = off_solution_move(game)
         play_move_on_page(page, game, move)  # asked of the dead worker
@@ -797,7 +756,8 @@ def test_a_second_killed_worker_is_replaced_without_a_second_notice(page: Any, s
     assert states.count("unavailable") <= 1, f"told more than once: {states}"
 
 
-def test_a_worker_that_cannot_load_is_not_restarted_in_a_loop(page: Any, site: str) -> None:
+def test_a_worker_that_cannot_load_is_not_restarted_in_a_loop(fresh_page: Any, site: str) -> None:
+    page = fresh_page
     page.route("**/static/solver-worker.js", lambda route: route.abort())
     open_recorded(page, deal_url(site, 1))
     press_hint(page)
@@ -815,8 +775,9 @@ def test_a_worker_that_cannot_load_is_not_restarted_in_a_loop(page: Any, site: s
     play_move_on_page(page, game, off_solution_move(game))
 
 
-def test_a_page_that_may_not_make_workers_plays_on_without_hints(page: Any, site: str) -> None:
+def test_a_page_that_may_not_make_workers_plays_on_without_hints(fresh_page: Any, site: str) -> None:
     """A sandboxed frame with an opaque origin throws on ``new Worker``: no crash, one notice."""
+    page = fresh_page
     page.add_init_script("""
       window.Worker = class { constructor() { throw new DOMException('refused', 'SecurityError'); } };
     """)

@@ -52,6 +52,7 @@ from .helpers import (
     expect_game,
     expect_layout,
     expect_status,
+    install_clock,
     open_page,
     play_move_on_page,
     read_layout,
@@ -114,6 +115,12 @@ ALMOST_DEAD_BOARD = board_from_parts(
     cells="KC KS QC -",
 )
 LAST_MOVE = Move.parse("1d")
+# The board of the stuck-panel defect: the last move goes onto a column (J♣ onto Q♥, 45).
+COLUMN_LAST_BOARD = Position.from_text(
+    "Foundations: H-0 C-0 D-0 S-0\nFreecells: KH KD KC KS\n: TS 5S QS 7C 9S 4D\n: QD 7S 6D 7D AC 8H\n"
+    ": 3D TC 4H 2C 4S 5H\n: 6H 2D 6C AH 9D JC\n: AS 5C 8C JS TH QH\n: 4C 5D AD JH 3S QC\n"
+    ": 2H TD 8S 8D 9C 7H\n: 3C 9H 2S 6S JD 3H\n")
+COLUMN_LAST_MOVE = Move.parse("45")
 
 # Moves of deal 617 (no column-to-column move exists at the start of deal 1).
 DEAL = 617
@@ -417,7 +424,7 @@ def test_undo_and_redo(page: Any, site: str) -> None:
 def test_timer_counts_and_pauses_while_hidden(page: Any, site: str) -> None:
     # The fake clock is installed before the page loads: Pyodide boots under it
     # (its time flows on by itself until told otherwise).
-    page.clock.install()
+    install_clock(page)
     open_page(page, deal_url(site, DEAL))
     game = Game(deal=DEAL)
     time = status_locator(page, "time")
@@ -466,7 +473,7 @@ def test_resize_keeps_the_game(page: Any, site: str) -> None:
 @pytest.mark.parametrize("deal", SOLVED_DEALS)
 def test_known_solution_plays_to_the_win_panel(page: Any, site: str, deal: int) -> None:
     lines = solution_lines(deal)
-    page.clock.install()  # to check that the time stops on the win (it flows as usual till then)
+    install_clock(page)  # to check that the time stops on the win (it flows as usual till then)
     open_page(page, deal_url(site, deal))
     game = Game(deal=deal)
     expect_layout(page, game.position)
@@ -536,6 +543,32 @@ def test_stuck_panel_buttons(page: Any, site: str) -> None:
             expect_layout(page, ALMOST_DEAD_BOARD)
             expect_status(page, "moves", 0)
             expect_status(page, "deal", "")
+
+
+@browser
+@pytest.mark.parametrize("action", ["undo", "replay", "new"])
+def test_stuck_panel_buttons_after_a_last_move_onto_a_column(page: Any, site: str, action: str) -> None:
+    """The defect: after J♣ onto Q♥ the panel's buttons raised IndexError (the focus target was stale)."""
+    open_page(page, board_url(site, COLUMN_LAST_BOARD))
+    game = Game(position=COLUMN_LAST_BOARD)
+    stuck = panel(page, "stuck")
+    drag_card_to_pile(page, "JC", "5")
+    game.play(COLUMN_LAST_MOVE)
+    expect_game(page, game)
+    expect(stuck).to_be_visible(timeout=STEP_TIMEOUT)
+    stuck.locator(f"[data-action={action}]").click()
+    expect(stuck).to_be_hidden()
+    if action == "new":
+        expect_random_deal(page)
+        return
+    expect_layout(page, COLUMN_LAST_BOARD)
+    expect_status(page, "moves", 0)
+    # and the table plays on: the same move again, then Undo from the action bar
+    drag_card_to_pile(page, "JC", "5")
+    expect(stuck).to_be_visible(timeout=STEP_TIMEOUT)
+    page.locator(".actionbar [data-action=undo]").click()
+    expect_layout(page, COLUMN_LAST_BOARD)
+    expect(page.locator("[data-role=message]")).not_to_have_text("Nothing to undo")
 
 
 # --- bad input ------------------------------------------------------------------------------
@@ -643,7 +676,8 @@ def test_hint_button_is_enabled_and_shows_the_hint_bar(page: Any, site: str) -> 
 
 
 @browser
-def test_no_request_leaves_localhost(page: Any, site: str, request_log: Any) -> None:
+def test_no_request_leaves_localhost(fresh_page: Any, site: str, request_log: Any) -> None:
+    page = fresh_page  # a whole boot: every request it makes
     open_page(page, deal_url(site, DEAL))
     game = Game(deal=DEAL)
     play_move_on_page(page, game, FIRST_MOVE)

@@ -27,11 +27,12 @@ from playwright.sync_api import expect
 
 from freecell.game import Game
 from freecell.piles import Move
-from freecell.ui.stats import Statistics, deal_key
+from freecell.ui.stats import Statistics, deal_key, read_tally
 from freecell.ui.store import KEY_GAME, KEY_SETTINGS, KEY_STATS
 
 from .helpers import (
     STEP_TIMEOUT,
+    before_load,
     deal_url,
     expect_game,
     expect_layout,
@@ -80,7 +81,7 @@ window.alert = () => { window.__fc_alerts += 1; };
 
 
 def seed(page: Any, items: dict[str, str]) -> None:
-    page.add_init_script(f"({SET_ITEMS_JS})({json.dumps(items)})")
+    before_load(page, f"({SET_ITEMS_JS})({json.dumps(items)})")
 
 
 def stored(page: Any) -> dict[str, str]:
@@ -214,7 +215,7 @@ BAD_STORES = {
 
 @pytest.mark.parametrize("case", sorted(BAD_STORES))
 def test_damaged_or_hostile_storage_starts_fresh_and_says_so_once(page: Any, site: str, case: str) -> None:
-    page.add_init_script(WATCH_JS)
+    before_load(page, WATCH_JS)
     seed(page, BAD_STORES[case])
     open_page(page, deal_url(site, DEAL))
     game = Game(deal=DEAL)
@@ -222,12 +223,12 @@ def test_damaged_or_hostile_storage_starts_fresh_and_says_so_once(page: Any, sit
     expect_notice(page, "damaged")
     assert page.evaluate("() => [window.__fc_pwned, window.__fc_alerts, ({}).polluted]") == [False, 0, None]
     assert page.locator("body img, body script:not([src]):not([type])").count() == 0
-    # the entries were started fresh, and hold sound data now
+    # the entries were started fresh, and hold sound data now (the old single game slot is gone)
     saved = stored(page)
-    assert json.loads(saved[KEY_GAME])["deal"] == DEAL
-    for key in (KEY_STATS, KEY_SETTINGS):
+    assert saved[KEY_GAME] is None
+    for key, version in ((KEY_STATS, 2), (KEY_SETTINGS, 1)):
         if saved[key] is not None:
-            assert json.loads(saved[key])["version"] == 1, key
+            assert json.loads(saved[key])["version"] == version, key
     close_notice_and_check_it_stays_closed(page, game, MOVES[0])
     page.reload()  # the damage is gone: no notice any more, and the game is back
     wait_ready(page)
@@ -235,13 +236,15 @@ def test_damaged_or_hostile_storage_starts_fresh_and_says_so_once(page: Any, sit
     expect(notice(page)).to_be_hidden()
 
 
-def test_a_damaged_history_starts_the_deal_over(page: Any, site: str) -> None:
+def test_a_damaged_history_keeps_its_legal_prefix(page: Any, site: str) -> None:
     data = json.loads(Game(deal=DEAL).to_json())
     data["turns"] = ["58", "11"]  # the second move is illegal
     seed(page, {KEY_GAME: json.dumps(data)})
     open_page(page, site)
     expect_status(page, "deal", DEAL)
-    expect_game(page, Game(deal=DEAL))
+    game = Game(deal=DEAL)
+    game.play(Move.parse("58"))
+    expect_game(page, game)
     expect_notice(page, "damaged")
 
 
@@ -349,11 +352,11 @@ def test_statistics_after_winning_deal_1(page: Any, site: str) -> None:
     expect(stat(panel, "fewest-moves")).to_have_text(str(len(lines)))
     expect(panel.locator("[data-role=stats-deal-title]")).to_contain_text("1")
     # what is stored says the same
-    s = Statistics.from_json(stored(page)[KEY_STATS])
+    s = read_tally(stored(page)[KEY_STATS])[0]
     assert (s.played, s.won, s.streak, s.longest) == (1, 1, 1, 1)
     assert s.best(deal_key(1)) is not None and s.best(deal_key(1)).fewest_moves == len(lines)  # type: ignore[union-attr]
     panel.locator("[data-action=close]").click()
-    # a started game left for a new deal is a loss: the streak ends, the longest stays
+    # a started game left for another deal is kept, unfinished: played, not (yet) lost
     page.locator(".actionbar [data-action=settings]").click()
     page.locator("[data-panel=settings] [data-field=deal]").fill(str(DEAL))
     page.locator("[data-panel=settings] [data-action=play-deal]").click()
@@ -367,7 +370,7 @@ def test_statistics_after_winning_deal_1(page: Any, site: str) -> None:
     page.locator("[data-panel=settings] [data-action=play-deal]").click()
     expect_status(page, "deal", 1)
     panel = open_stats(page)
-    expect_stats(panel, played=2, won=1, rate=50, streak=0, longest=1, fewest_moves=len(lines))
+    expect_stats(panel, played=2, won=1, rate=50, streak=1, longest=1, fewest_moves=len(lines))
 
 
 def test_statistics_reset_asks_first(page: Any, site: str) -> None:

@@ -1,0 +1,278 @@
+"""Everything around the table, drawn from the session: status bar, buttons, panels, hint bar, notices.
+
+:meth:`Chrome.render` is called by the page after every change and writes
+only what differs from what is shown (``textContent`` and attributes, never
+markup).  The texts come from :mod:`freecell.ui.screen`.  Panels keep the
+focus where a keyboard player expects it (:class:`~.access.Access`): an
+opened panel takes it, a closed one gives it back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from js import Date, document
+
+from ..ui import screen
+from ..ui.change import Message
+from ..ui.i18n import Catalogue
+from ..ui.progress import game_key
+from ..ui.session import Session
+from ..variants import VARIANTS
+from .access import Access
+from .dom import Bindings, js_or_none, q, qa, set_attr, set_hidden, set_text
+from .view import TableView
+
+MESSAGE_MS = 6000
+
+
+class Chrome:
+    """The page around the table, rendered from a :class:`~freecell.ui.session.Session`."""
+
+    def __init__(self, view: TableView, access: Access, bindings: Bindings) -> None:
+        self.view = view
+        self.access = access
+        self.bindings = bindings
+        self.shown_panel: str | None = None
+        self._message_timer: Any = None
+        self._marks: object = None
+        self._time = ""
+
+    def reset(self) -> None:
+        """Nothing on show around the table (before another page object takes over)."""
+        for p in qa(".panel[data-panel], [data-panel=hint], [data-panel=picker], [data-role=notice]"):
+            p.hidden = True
+        self.say(Message(""))
+        self.shown_panel = None
+
+    # --- all of it ---------------------------------------------------------------
+    def render(self, s: Session, message: Message | None = None) -> None:
+        self.status(s)
+        self.buttons(s)
+        self.hint(s)
+        self.panels(s)
+        self.notice(s)
+        if message is not None:
+            self.say(message)
+
+    def status(self, s: Session) -> None:
+        g = s.game
+        items = screen.status_items(s.cat, g, s.variant(), s.level, s.verdict(),
+                                    show_score=s.settings.flag("score"),
+                                    show_winnable=s.settings.flag("winnability"))
+        for item in items:
+            el = q(f'[data-status="{item.name}"]')
+            set_attr(el, "data-value", item.value)
+            set_text(el, item.text)
+            set_hidden(el, item.hidden)
+        deal_el = q('[data-status="deal"]')
+        set_attr(deal_el, "data-difficulty", s.level)
+        self.time(s, force=True)
+
+    def time(self, s: Session, force: bool = False) -> None:
+        item = screen.time_item(s.cat, s.game)
+        if item.text != self._time or force:
+            self._time = item.text
+            el = q('[data-status="time"]')
+            set_attr(el, "data-value", item.value)
+            set_text(el, item.text)
+
+    def buttons(self, s: Session) -> None:
+        for undo in qa('[data-action="undo"]'):
+            undo.disabled = not s.can_undo()
+        q('.actionbar [data-action="redo"]').disabled = not s.game.can_redo()
+        can = s.can_finish()
+        set_hidden(q('.actionbar [data-action="finish"]'), not can)
+        set_hidden(q('.actionbar [data-action="new"]'), can)
+
+    # --- the hint bar -------------------------------------------------------------
+    def hint(self, s: Session) -> None:
+        bar = s.analysis.bar
+        el = q('[data-panel="hint"]')
+        if bar is None or bar.position != s.position:
+            if not el.hidden:
+                set_hidden(el, True)
+                set_attr(el, "data-state", "")
+            self._mark({}, {}, set())
+            return
+        set_attr(el, "data-state", screen.hint_state(bar))
+        set_text(q('[data-role="hint-text"]'), screen.hint_text(s.cat, bar))
+        set_hidden(q('[data-panel="hint"] [data-action="back-to-winnable"]'), bar.back is None)
+        set_hidden(el, False)
+        self._mark(*screen.hint_marks(bar))
+
+    def _mark(self, piles: dict[str, str], cards: dict[int, str], areas: set[str]) -> None:
+        key = (piles, cards, areas)
+        if key != self._marks:
+            self._marks = key
+            self.view.mark(piles, cards, areas)
+
+    def remark(self) -> None:
+        """The piles were drawn anew (another layout): put the marks on them again."""
+        marks = self._marks
+        self._marks = None
+        if isinstance(marks, tuple):
+            self._mark(*marks)
+
+    # --- panels -------------------------------------------------------------------------
+    def panels(self, s: Session) -> None:
+        name = s.panel
+        if name == "win":
+            values = screen.win_values(s.cat, s.game)
+            for key, text in values.items():
+                set_text(q(f'[data-win="{key}"]'), text)
+            deal_value = q('[data-win="deal"]')
+            for el in (q('[data-panel="win"] dt[data-i18n="win.deal"]'), deal_value.parentElement):
+                set_hidden(el, s.game.deal is None)
+        elif name == "stats":
+            self.fill_stats(s)
+        elif name == "unfinished":
+            self.fill_unfinished(s)
+        if name == "settings":
+            error = q('[data-role="deal-error"]')
+            code = s.deal_error
+            set_text(error, "" if code is None else s.cat.t("deal.error." + code))
+            set_attr(error, "data-code", code)
+        if name == self.shown_panel:
+            return
+        was_open = self.shown_panel is not None
+        self.shown_panel = name
+        for p in qa(".panel[data-panel]"):
+            p.hidden = True
+        if was_open and name is None:
+            self.access.panel_closed()
+        if name is None:
+            return
+        if not was_open:
+            self.access.panel_opened()
+        panel = q(f'[data-panel="{name}"]')
+        panel.hidden = False
+        if name == "settings":
+            field = q('[data-field="deal"]')
+            field.value = "" if s.game.deal is None else str(s.game.deal)
+        if name == "stats":
+            set_hidden(q('[data-role="stats-confirm"]'), True)
+        first = js_or_none(panel.querySelector("button:not([disabled]), input"))
+        if first is not None:
+            first.focus()
+
+    def fill_stats(self, s: Session) -> None:
+        key = game_key(s.game)
+        for item in screen.stats_items(s.cat, s.progress.tally, key):
+            el = q(f'[data-stat="{item.name}"]')
+            set_attr(el, "data-value", item.value)
+            set_text(el, item.text)
+        set_hidden(q('[data-role="stats-deal"]'), key is None)
+        set_text(q('[data-role="stats-deal-title"]'),
+                 "" if s.game.deal is None else s.cat.t("stats.deal_title", n=s.game.deal))
+
+    def fill_unfinished(self, s: Session) -> None:
+        """The unfinished games, each a button to go on with it (``data-action=resume``)."""
+        ul = q('[data-role="unfinished-list"]')
+        ul.replaceChildren()
+        items = screen.unfinished_items(s.cat, s.progress.unfinished(), float(Date.now()), s.progress.game_id)
+        for game_id, text, here in items:
+            li = document.createElement("li")
+            button = document.createElement("button")
+            button.type = "button"
+            button.setAttribute("data-action", "resume")
+            button.setAttribute("data-game", game_id)
+            button.textContent = text
+            if here:
+                button.setAttribute("aria-current", "true")
+            li.appendChild(button)
+            ul.appendChild(li)
+        set_hidden(q('[data-role="unfinished-empty"]'), bool(items))
+
+    def ask_reset(self) -> None:
+        set_hidden(q('[data-role="stats-confirm"]'), False)
+        button = q('[data-action="stats-reset-confirm"]')
+        if button is not None:
+            button.focus()
+
+    def cancel_reset(self) -> None:
+        set_hidden(q('[data-role="stats-confirm"]'), True)
+        button = q('[data-action="stats-reset"]')
+        if button is not None:
+            button.focus()
+
+    # --- the message line and the notice ------------------------------------------------
+    def say(self, message: Message) -> None:
+        """Show ``message`` in the line under the table (``""`` clears it) for a few seconds."""
+        el = q('[data-role="message"]')
+        set_text(el, message.text)
+        set_attr(el, "data-reason", message.reason or None)
+        self.bindings.cancel(self._message_timer)
+        self._message_timer = None
+        if message.text:
+            self._message_timer = self.bindings.later(MESSAGE_MS, lambda: self.say(Message("")))
+
+    def notice(self, s: Session) -> None:
+        box = q('[data-role="notice"]')
+        if box is None:
+            return
+        kind = s.notice
+        if kind is None:
+            set_hidden(box, True)
+            return
+        set_attr(box, "data-notice", kind)
+        set_text(q('[data-role="notice-text"]'), s.cat.t("notice." + kind.replace("-", "_")))
+        set_hidden(q('[data-role="notice"] [data-action="resume-here"]'), kind != "other-tab")
+        set_hidden(q('[data-role="notice"] [data-action="copy-link"]'), kind != "storage")
+        set_hidden(box, False)
+
+    # --- the rules panel ---------------------------------------------------------------------
+    def build_rules(self, cat: Catalogue) -> None:
+        body = document.getElementById("rules-body")
+        body.replaceChildren()
+        t = cat.t
+
+        def add(tag: str, text: str, **attrs: str) -> Any:
+            el = document.createElement(tag)
+            el.textContent = text
+            for k, v in attrs.items():
+                el.setAttribute(k.replace("_", "-"), v)
+            body.appendChild(el)
+            return el
+
+        for section in ("setup", "moves", "multi", "finish", "deals"):
+            add("h3", t(f"rules.{section}.title"))
+            for para in cat.paragraphs(f"rules.{section}.body"):
+                add("p", para)
+            if section == "multi":
+                body.appendChild(_capacity_table(cat))
+                add("p", t("rules.multi.empty_note"))
+        add("h3", t("rules.variants.title"), data_rules="variants")
+        add("p", t("rules.variants.intro"))
+        for vid in VARIANTS:
+            add("h4", t(f"variant.{vid}"), data_variant=vid)
+            add("p", t(f"rules.variant.{vid}"))
+
+
+def _capacity_table(cat: Catalogue) -> Any:
+    t = cat.t
+    table = document.createElement("table")
+    table.className = "capacity-table"
+    cap = document.createElement("caption")
+    cap.textContent = t("rules.multi.table_caption")
+    table.appendChild(cap)
+    head = document.createElement("tr")
+    head.appendChild(document.createElement("td"))  # the corner: no header
+    for e in range(5):
+        th = document.createElement("th")
+        th.setAttribute("scope", "col")
+        th.textContent = t("rules.multi.col_label", n=e)
+        head.appendChild(th)
+    table.appendChild(head)
+    for f in range(5):
+        row = document.createElement("tr")
+        th = document.createElement("th")
+        th.setAttribute("scope", "row")
+        th.textContent = t("rules.multi.row_label", n=f)
+        row.appendChild(th)
+        for e in range(5):
+            td = document.createElement("td")
+            td.textContent = str((f + 1) * 2**e)
+            row.appendChild(td)
+        table.appendChild(row)
+    return table

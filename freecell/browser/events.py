@@ -1,0 +1,378 @@
+"""Every event of the page, bound once, turned into calls on the session.
+
+Pointer events are delegated from the table root (``svg#table``), clicks
+and keys from the document; the settings panel, the page's visibility, its
+size and the clock are bound here too, all through one
+:class:`~.dom.Bindings`, so :meth:`Events.unbind` undoes every one of them,
+stops every timer and destroys every proxy.  Each handler asks the
+:class:`~freecell.ui.session.Session` and hands the returned
+:class:`~freecell.ui.change.Change` to ``apply`` (the page's one path to the
+screen); nothing here decides a rule or edits a pile.
+
+A press on the table lives until the pointer comes up; a change of the game
+under it (a new deal, an undo by key, a host command) cancels it
+(:meth:`Events.cancel_press`), as chessground cancels a drag whose piece
+changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from js import document, performance, window
+from pyodide.ffi import jsnull
+
+from ..piles import MoveError, Pile
+from ..ui.change import Change, Message
+from ..ui.focus import KEYS, shortcut
+from ..ui.layout import Rect
+from ..ui.link import game_link
+from ..ui.session import Session
+from ..ui.stats import ID_SHAPE
+from ..ui.table import Selection
+from .access import ACTIVATE_KEYS, Access
+from .chrome import Chrome
+from .dom import Bindings, closest, q
+from .longpress import LongPress, Press
+from .settings import SettingsPanel
+from .view import TableView
+
+DRAG_THRESHOLD_PX = 8
+TICK_MS = 250
+
+Apply = Callable[[Change], None]
+
+
+def now() -> float:
+    return float(performance.now()) / 1000.0
+
+
+def _typing(target: Any) -> bool:
+    """Whether a key goes to a text field (shortcuts and table keys then stay out of the way)."""
+    if target is None:
+        return False
+    tag = str(getattr(target, "tagName", "") or "").upper()
+    return tag in ("INPUT", "TEXTAREA", "SELECT") or bool(getattr(target, "isContentEditable", False))
+
+
+def _pile_of(name: object) -> Pile | None:
+    try:
+        return Pile.parse(str(name))
+    except MoveError:
+        return None
+
+
+class Events:
+    """The page's event handlers; ``apply`` receives every change they cause."""
+
+    def __init__(self, session: Session, view: TableView, access: Access, chrome: Chrome,
+                 bindings: Bindings, apply: Apply, relayout: Callable[[], None]) -> None:
+        self.session = session
+        self.view = view
+        self.access = access
+        self.chrome = chrome
+        self.bindings = bindings
+        self.apply = apply
+        self.relayout = relayout
+        self.svg = document.getElementById("table")
+        self.area = document.getElementById("table-area")
+        self.press: Press | None = None
+        self.longpress = LongPress(session, view, self.area, bindings,
+                                   on_select=self._picked, announce=access.announce)
+        self.settings_panel: SettingsPanel | None = None
+        self._reduce = window.matchMedia("(prefers-reduced-motion: reduce)")
+        self._task: Any = None
+
+    @property
+    def reduced_motion(self) -> bool:
+        return bool(self._reduce.matches)
+
+    # --- binding -------------------------------------------------------------
+    def bind(self, on_motion: Callable[[], None], on_tick: Callable[[], None]) -> None:
+        b = self.bindings
+        b.on(self.svg, "pointerdown", self.on_pointer_down)
+        b.on(self.svg, "pointermove", self.on_pointer_move)
+        b.on(self.svg, "pointerup", self.on_pointer_up)
+        b.on(self.svg, "pointercancel", self.on_pointer_cancel)
+        b.on(self.svg, "contextmenu", lambda e: e.preventDefault())
+        b.on(document, "click", self.on_click)
+        b.on(document, "keydown", self.on_key)
+        b.on(document, "visibilitychange", self.on_visibility)
+        b.on(window, "storage", self.on_storage)
+        b.on(window, "pagehide", lambda _e: self.apply(self.session.hidden()))
+        b.on(document.getElementById("deal-form"), "submit", self.on_deal_submit)
+        b.on(self._reduce, "change", lambda _e: on_motion())
+        b.observe_size(self.area, self.relayout)
+        b.every(TICK_MS, on_tick)
+        self.settings_panel = SettingsPanel(b, lambda name, value: self.apply(self.session.set_setting(name,
+                                                                                                       value)))
+
+    def unbind(self) -> None:
+        self.cancel_press()
+        self.bindings.unbind()
+
+    # --- the press -------------------------------------------------------------
+    def cancel_press(self) -> None:
+        """The game changed under a press: it means nothing any more."""
+        p = self.press
+        self.press = None
+        self.longpress.disarm()
+        self.longpress.press = None
+        if self.longpress.is_open:
+            self.longpress.cancel()
+        if p is not None and p.dragging:
+            self.view.drag_end(p.cards)
+
+    def _picked(self, pile: Pile, index: int) -> None:
+        self.access.point_at(pile, index)
+        self.apply(self.session.select(pile, index))
+
+    def _svg_scale(self) -> tuple[Any, float]:
+        box = self.svg.getBoundingClientRect()
+        layout = self.view.layout
+        scale = layout.width / float(box.width) if layout and box.width else 1.0
+        return box, scale
+
+    def on_pointer_down(self, e: Any) -> None:
+        if e.pointerType == "mouse" and e.button != 0:
+            return
+        if self.session.finishing:
+            self.apply(self.session.stop_finish())
+            e.preventDefault()
+            return
+        if self.press is not None:
+            return
+        target = e.target
+        card_el = closest(target, "[data-card]")
+        pile_el = closest(target, "[data-pile]")
+        pile: Pile | None = None
+        index = -1
+        if card_el is not None:
+            pile = _pile_of(card_el.getAttribute("data-pile"))
+            index = int(card_el.getAttribute("data-index") or -1)
+        elif pile_el is not None:
+            pile = _pile_of(pile_el.getAttribute("data-pile"))
+        self.press = Press(int(e.pointerId), float(e.clientX), float(e.clientY), pile, index,
+                           card_el is not None)
+        self.longpress.arm(self.press)
+        with contextlib.suppress(Exception):  # a pointer already gone cannot be captured
+            self.svg.setPointerCapture(e.pointerId)
+        e.preventDefault()
+
+    def on_pointer_move(self, e: Any) -> None:
+        p = self.press
+        if p is None or p.dead or e.pointerId != p.pointer_id or not p.on_card or p.pile is None:
+            return
+        if p.picking:
+            self.longpress.slide(e)
+            return
+        dx, dy = float(e.clientX) - p.x0, float(e.clientY) - p.y0
+        if not p.dragging:
+            if dx * dx + dy * dy < DRAG_THRESHOLD_PX**2:
+                return
+            self.longpress.disarm()  # moved beyond the slop: a drag, not a long press
+            picked = self.session.pick(p.pile, p.index)
+            if not isinstance(picked, Selection):
+                p.dead = True
+                self.apply(picked)
+                return
+            layout = self.view.layout
+            if layout is None:
+                return
+            self.view.set_selected(set())
+            spots = layout.spots(self.session.position)
+            cards = [c for c in range(52) if spots[c].pile == p.pile and spots[c].index >= picked.index]
+            cards.sort(key=lambda c: spots[c].index)
+            if p.pile.kind != 0:  # cells and foundations: just the card on top
+                cards = cards[-1:]
+            p.cards = cards
+            p.base = {c: spots[c] for c in cards}
+            p.dragging = True
+            self.view.drag_begin(p.cards)
+        _, scale = self._svg_scale()
+        self.view.drag_to(p.cards, p.base, dx * scale, dy * scale)
+
+    def on_pointer_up(self, e: Any) -> None:
+        p = self.press
+        if p is None or e.pointerId != p.pointer_id:
+            return
+        self.press = None
+        self.longpress.disarm()
+        self.longpress.press = None
+        if p.dead:
+            return
+        if p.picking:
+            self.longpress.press = p
+            self.longpress.release(e)
+            self.longpress.press = None
+            return
+        s = self.session
+        if p.dragging:
+            self.view.drag_end(p.cards)
+            layout = self.view.layout
+            if layout is None or p.pile is None:
+                return
+            box, scale = self._svg_scale()
+            x = (float(e.clientX) - float(box.left)) * scale
+            y = (float(e.clientY) - float(box.top)) * scale
+            hx, hy = self.view.shown[p.cards[0]]
+            dst = layout.drop_target(Rect(hx, hy, layout.card_w, layout.card_h), x, y, source=p.pile)
+            self.access.point_at(dst, -1)
+            self.apply(s.drop(p.pile, p.index, dst))
+            return
+        self.access.point_at(p.pile, p.index)
+        if p.pile is None:
+            self.apply(s.tap_nothing())
+        elif p.on_card:
+            self.apply(s.tap_card(p.pile, p.index))
+        else:
+            self.apply(s.tap_pile(p.pile))
+
+    def on_pointer_cancel(self, e: Any) -> None:
+        p = self.press
+        if p is None or e.pointerId != p.pointer_id:
+            return
+        self.cancel_press()
+        if p.dragging:
+            self.apply(Change(redraw=True))
+
+    # --- keys ------------------------------------------------------------------
+    def on_key(self, e: Any) -> None:
+        target = e.target
+        key = str(e.key)
+        s = self.session
+        if key == "Escape":
+            if self.longpress.is_open:
+                self.longpress.cancel()
+                e.preventDefault()
+                return
+            change = s.escape()
+            if change is not None:
+                self.apply(change)
+                self.access.rescue()
+                e.preventDefault()
+            return
+        if _typing(target):
+            return
+        if key == "Enter" and s.finishing:
+            self.apply(s.stop_finish())
+            e.preventDefault()
+            return
+        if self.longpress.is_open or s.panel is not None:
+            return  # an open panel has the keyboard (Tab, Enter on its buttons, Escape)
+        chord = bool(e.ctrlKey or e.metaKey or e.altKey)
+        if not chord and bool(self.svg.contains(target)):
+            if self.access.navigate(key):
+                e.preventDefault()
+                return
+            if key in ACTIVATE_KEYS:
+                self.apply(s.activate(self.access.target, select_only=bool(e.shiftKey)))
+                e.preventDefault()
+                return
+        if not chord and key in KEYS and (target is None or target == document.body):
+            self.access.focus_table()  # arrows with the focus nowhere: into the table
+            e.preventDefault()
+            return
+        action = shortcut(key, shift=bool(e.shiftKey), ctrl=bool(e.ctrlKey), alt=bool(e.altKey),
+                          meta=bool(e.metaKey))
+        if action is None:
+            return
+        button = q(f'.actionbar [data-action="{action}"]')
+        if button is None or button.disabled or button.hidden:
+            return
+        e.preventDefault()
+        self.action(action)
+        self.access.rescue()
+
+    # --- buttons -------------------------------------------------------------------
+    def on_click(self, e: Any) -> None:
+        button = closest(e.target, "[data-action]")
+        if button is None or button.disabled:
+            return
+        action = str(button.getAttribute("data-action"))
+        if action == "resume":  # a game of the unfinished games' list
+            game_id = str(button.getAttribute("data-game") or "")
+            if ID_SHAPE.fullmatch(game_id):
+                self.apply(self.session.resume(game_id))
+        else:
+            self.action(action)
+        self.access.rescue()
+
+    def action(self, name: str) -> None:
+        """The action of a button or a shortcut (``data-action``)."""
+        s = self.session
+        intents: dict[str, Callable[[], Change]] = {
+            "undo": s.undo, "redo": s.redo, "hint": s.hint, "new": s.new_deal, "finish": s.finish,
+            "replay": s.replay, "back-to-winnable": s.back_to_winnable,
+            "rules": lambda: s.open_panel("rules"), "settings": lambda: s.open_panel("settings"),
+            "stats": lambda: s.open_panel("stats"), "close": s.close_panels, "look": s.close_panels,
+            "stats-reset-confirm": s.reset_stats, "notice-close": s.close_notice,
+            "unfinished": lambda: s.open_panel("unfinished"), "resume-here": s.resume_here,
+        }
+        if name in intents:
+            self.apply(intents[name]())
+            if name == "stats-reset-confirm":
+                self.chrome.cancel_reset()
+            return
+        if name == "stats-reset":
+            self.chrome.ask_reset()
+        elif name == "stats-reset-cancel":
+            self.chrome.cancel_reset()
+        elif name == "picker-up":
+            self.longpress.step(up=True)
+        elif name == "picker-down":
+            self.longpress.step(up=False)
+        elif name == "picker-close":
+            self.longpress.cancel()
+        elif name == "copy-deal":
+            self._task = asyncio.ensure_future(self._copy_deal())
+        elif name == "copy-link":
+            self._task = asyncio.ensure_future(self._copy_link())
+
+    async def _copy_link(self) -> None:
+        """The game as a link (``?deal=…&moves=…``), so a player whose progress is not saved keeps it."""
+        link = game_link(self.session.game)
+        if link is None:
+            return
+        url = str(window.location.origin) + str(window.location.pathname) + link
+        try:
+            await window.navigator.clipboard.writeText(url)
+            text = self.session.cat.t("msg.link_copied")
+        except Exception:
+            text = self.session.cat.t("msg.link_copy_failed")
+        self.apply(Change(message=Message(text), announce=text))
+
+    async def _copy_deal(self) -> None:
+        n = self.session.game.deal
+        if n is None:
+            return
+        try:
+            await window.navigator.clipboard.writeText(str(n))
+            text = self.session.cat.t("msg.copied", n=n)
+        except Exception:
+            text = self.session.cat.t("msg.copy_failed", n=n)
+        self.apply(Change(message=Message(text), announce=text))
+
+    def on_deal_submit(self, e: Any) -> None:
+        e.preventDefault()
+        self.apply(self.session.play_deal(str(q('[data-field="deal"]').value)))
+
+    # --- the page -------------------------------------------------------------------
+    def on_storage(self, e: Any) -> None:
+        """Another tab wrote to localStorage."""
+        try:
+            if e.storageArea != window.localStorage:
+                return
+            key = e.key
+        except Exception:
+            return
+        self.apply(self.session.storage_changed(None if key is None or key is jsnull else str(key)))
+
+    def on_visibility(self, _e: Any) -> None:
+        if str(document.visibilityState) == "hidden":
+            self.apply(self.session.hidden())
+        else:
+            self.apply(self.session.shown())

@@ -1,0 +1,120 @@
+// Early table: a returning player's table, drawn before Python is ready.
+//
+// The page's Python keeps the table as it was last drawn (freecell/ui/drawn.py,
+// localStorage "freecell.drawn": where every card and pile was, the table's
+// size and classes, the status bar's texts).  This script draws that table
+// from it at once, with the same sprite symbols the page's Python uses
+// (freecell/ui/sprite.py, put in index.html by build.py), so the pixels are
+// the same; Python then draws over it in one step.  Nothing here is
+// interactive, and every value read is checked against an allow-list first
+// (numbers in range, card and pile names, the sprite's symbol names, short
+// texts put in with textContent).  When the address asks for another game than
+// the one kept, nothing is drawn.  <html data-early="drawn"> says it drew, "none" that it
+// had nothing to draw.
+"use strict";
+(function () {
+  const MAX_COORD = 20000; // drawn.RECORD_RULES
+  const MAX_TEXT = 60;
+  const STATUS = ["capacity", "home", "moves", "time", "deal", "variant", "score", "winnable"];
+  const CLASSES = ["four-colour", "large-cards", "left-handed"];
+  const CARD = /^[A2-9TJQK][CDHS]$/;
+  const FACE = /^face-(L-)?[A2-9TJQK][CDHS]$/;
+  const PILE = /^([0-9]|[a-gi]|h[1-4])$/;
+  const MARK = /^pile-(cell|column|foundation(-[cdhs])?)$/;
+  const NS = "http://www.w3.org/2000/svg";
+
+  function num(v) {
+    return typeof v === "number" && Number.isFinite(v) && v >= -MAX_COORD && v <= MAX_COORD;
+  }
+
+  function read() {
+    let data;
+    try {
+      data = JSON.parse(localStorage.getItem("freecell.drawn") || "null");
+    } catch (e) {
+      return null; // storage refused, or not JSON
+    }
+    if (!data || typeof data !== "object" || data.v !== 1) return null;
+    if (![data.w, data.h, data.cw, data.ch].every(num) || data.w <= 0 || data.h <= 0) return null;
+    if (data.cw <= 0 || data.ch <= 0) return null;
+    if (!Array.isArray(data.cards) || data.cards.length !== 52) return null;
+    const seen = new Set();
+    for (const c of data.cards) {
+      if (!Array.isArray(c) || c.length !== 4 || typeof c[0] !== "string" || !CARD.test(c[0])) return null;
+      if (!num(c[1]) || !num(c[2]) || typeof c[3] !== "string" || !FACE.test(c[3])) return null;
+      if (c[3].slice(-2) !== c[0] || seen.has(c[0])) return null;
+      seen.add(c[0]);
+    }
+    if (!Array.isArray(data.piles) || data.piles.length > 30) return null;
+    for (const p of data.piles) {
+      if (!Array.isArray(p) || p.length !== 4 || typeof p[0] !== "string" || !PILE.test(p[0])) return null;
+      if (typeof p[1] !== "string" || !MARK.test(p[1]) || !num(p[2]) || !num(p[3])) return null;
+    }
+    if (!Array.isArray(data.classes) || !data.classes.every((c) => CLASSES.includes(c))) return null;
+    if (!Array.isArray(data.status)) return null;
+    for (const s of data.status) {
+      if (!Array.isArray(s) || s.length !== 3 || !STATUS.includes(s[0])) return null;
+      if (typeof s[1] !== "string" || s[1].length > MAX_TEXT || typeof s[2] !== "boolean") return null;
+    }
+    if (data.deal !== null && !(Number.isSafeInteger(data.deal) && data.deal > 0)) return null;
+    if (typeof data.variant !== "string" || !/^[a-z0-9]{1,20}$/.test(data.variant)) return null;
+    return data;
+  }
+
+  // The address asks for nothing, or for the very game kept.
+  function asked(data) {
+    let params;
+    try {
+      params = new URLSearchParams(location.search);
+    } catch (e) {
+      return false;
+    }
+    if (params.has("board")) return false;
+    const variant = params.get("variant") || "freecell";
+    if (params.has("deal")) return String(data.deal) === params.get("deal") && variant === data.variant;
+    return !params.has("variant") || variant === data.variant;
+  }
+
+  function el(tag, attrs) {
+    const e = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    return e;
+  }
+
+  function draw(data) {
+    const svg = document.getElementById("table");
+    const piles = document.getElementById("piles");
+    const cards = document.getElementById("cards");
+    if (!svg || !piles || !cards || cards.childElementCount) return;
+    svg.setAttribute("viewBox", `0 0 ${data.w} ${data.h}`);
+    for (const c of data.classes) svg.classList.add(c);
+    const size = { width: data.cw, height: data.ch };
+    for (const [name, mark, x, y] of data.piles) {
+      const g = el("g", { class: "pile-group", transform: `translate(${x} ${y})`, "aria-hidden": "true" });
+      g.appendChild(el("use", { href: "#" + mark, ...size }));
+      g.dataset.early = name;
+      piles.appendChild(g);
+    }
+    const rx = (data.cw * 0.08).toFixed(1); // cardart.CORNER
+    for (const [card, x, y, face] of data.cards) {
+      const red = card[1] === "D" || card[1] === "H";
+      const g = el("g", { class: "card " + (red ? "suit-red" : "suit-black"), "aria-hidden": "true" });
+      g.dataset.early = card;
+      g.style.transform = `translate(${x}px, ${y}px)`;
+      g.appendChild(el("rect", { class: "card-bg", x: 0, y: 0, rx: rx, ry: rx, ...size }));
+      g.appendChild(el("use", { class: "face-use", href: "#" + face, ...size }));
+      cards.appendChild(g);
+    }
+    for (const [name, text, hidden] of data.status) {
+      const item = document.querySelector(`[data-status="${name}"]`);
+      if (!item) continue;
+      item.textContent = text;
+      item.hidden = hidden;
+    }
+    document.documentElement.dataset.early = "drawn";
+  }
+
+  const data = read();
+  if (data && asked(data)) draw(data);
+  if (!document.documentElement.dataset.early) document.documentElement.dataset.early = "none";
+})();

@@ -1,0 +1,73 @@
+"""A returning player's table, drawn by static/early.js before Python, is the table Python draws.
+
+The page keeps its drawing when it is hidden (freecell/ui/drawn.py); on the
+next load early.js draws it from that, with the sprite's symbols.  Here the
+page's runtime is held back (its PyScript module is not answered) so that
+only early.js has run; the table is photographed, then Python is let in and
+the table photographed again: the same pixels, the cards in the same places.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from freecell.game import Game
+from freecell.piles import Move
+
+from .helpers import deal_url, expect_game, open_page, play_move_on_page, set_visibility, wait_ready
+
+pytestmark = pytest.mark.browser
+
+PLACES_JS = """
+(attr) => Object.fromEntries(Array.from(document.querySelectorAll('svg#table g#cards g.card'))
+  .map(g => [g.getAttribute(attr), g.style.transform]))
+"""
+
+
+def test_the_early_table_is_the_table_python_draws(fresh_page: Any, site: str) -> None:
+    page = fresh_page
+    open_page(page, deal_url(site, 617))
+    game = Game(deal=617)
+    play_move_on_page(page, game, Move.parse("8a"))
+    set_visibility(page, "hidden")  # the page keeps its drawing
+    python_places = page.evaluate(PLACES_JS, "data-card")
+    held: list[Any] = []
+    page.route("**/vendor/pyscript/**", held.append)
+    page.reload(wait_until="commit")
+    page.wait_for_function("() => document.documentElement.dataset.early === 'drawn'", timeout=20_000)
+    assert page.evaluate("() => document.documentElement.dataset.state") == "loading"
+    assert page.evaluate(PLACES_JS, "data-early") == python_places
+    table = page.locator("svg#table")
+    early = table.screenshot(animations="disabled")
+    for route in held:
+        route.continue_()
+    page.unroute("**/vendor/pyscript/**")
+    wait_ready(page)
+    expect_game(page, game)
+    assert page.evaluate(PLACES_JS, "data-card") == python_places
+    assert page.locator("svg#table [data-early]").count() == 0  # Python's own drawing now
+    assert table.screenshot(animations="disabled") == early, "the early table is not Python's table"
+
+
+def test_no_early_table_for_another_game_or_bad_data(fresh_page: Any, site: str) -> None:
+    page = fresh_page
+    open_page(page, deal_url(site, 617))
+    set_visibility(page, "hidden")
+    held: list[Any] = []
+    page.route("**/vendor/pyscript/**", held.append)
+    page.goto(deal_url(site, 5), wait_until="commit")  # another deal than the one kept
+    page.wait_for_function("() => document.documentElement.dataset.early !== undefined")
+    assert page.evaluate("() => document.documentElement.dataset.early") == "none"
+    for bad in ('{"v": 1, "w": 1e9}', "not json", '{"v":1,"cards":[["<img>",0,0,"face-AC"]]}'):
+        page.evaluate("(t) => localStorage.setItem('freecell.drawn', t)", bad)
+        page.goto(site, wait_until="commit")
+        page.wait_for_function("() => document.documentElement.dataset.early !== undefined")
+        assert page.evaluate("() => document.documentElement.dataset.early") == "none", bad
+        assert page.locator("svg#table g#cards > *").count() == 0
+    for route in held:
+        route.continue_()
+    page.unroute("**/vendor/pyscript/**")
+    page.goto(site)
+    wait_ready(page)

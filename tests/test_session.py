@@ -1,0 +1,556 @@
+"""The headless page (:mod:`freecell.ui.session`): every intent and the Change it returns, in CPython.
+
+These tests hold the page's logic (what a tap, an undo, a hint, a solver
+reply, a setting does); the browser tests only check that the DOM follows.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from freecell.cards import parse_card
+from freecell.game import Game
+from freecell.piles import Move, column
+from freecell.position import Position
+from freecell.solver import Solver
+from freecell.ui import analysis as an
+from freecell.ui import change as ch
+from freecell.ui import speech
+from freecell.ui.i18n import Catalogue
+from freecell.ui.keyvalue import MemoryStorage
+from freecell.ui.progress import Progress
+from freecell.ui.screen import hint_text, status_items
+from freecell.ui.session import Boot, Session
+from freecell.ui.start import parse_query
+from freecell.ui.store import Settings
+
+I18N = Path(__file__).resolve().parents[1] / "static" / "i18n"
+
+# The stuck-panel board of the issue: the last move, J♣ onto Q♥, leaves no legal move.
+STUCK = ("Foundations: H-0 C-0 D-0 S-0/Freecells: KH KD KC KS/: TS 5S QS 7C 9S 4D/: QD 7S 6D 7D AC 8H"
+         "/: 3D TC 4H 2C 4S 5H/: 6H 2D 6C AH 9D JC/: AS 5C 8C JS TH QH/: 4C 5D AD JH 3S QC"
+         "/: 2H TD 8S 8D 9C 7H/: 3C 9H 2S 6S JD 3H")
+
+
+def catalogue(lang: str = "en") -> Catalogue:
+    return Catalogue.from_json(lang, (I18N / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Wall:
+    """The page's wall clock (``Date.now()``, ms), moved by hand."""
+
+    def __init__(self) -> None:
+        self.ms = 1_700_000_000_000.0
+
+    def __call__(self) -> float:
+        return self.ms
+
+
+def session(query: str = "?deal=1", settings: Settings | None = None, local: MemoryStorage | None = None,
+            tab: MemoryStorage | None = None, wall: Wall | None = None) -> Session:
+    """A page: ``local`` is the origin's localStorage (shared by tabs), ``tab`` this tab's sessionStorage."""
+    progress = Progress(local if local is not None else MemoryStorage(),
+                        tab if tab is not None else MemoryStorage(), wall=wall or Wall())
+    s = Session(catalogue(), settings, progress, clock=Clock())
+    run(s, s.start(Boot(parse_query(query))))
+    return s
+
+
+def run(s: Session, change: ch.Change) -> ch.Change:
+    """What the page does with a change's storage effects (the rest is the DOM's)."""
+    for effect in change.effects:
+        if isinstance(effect, ch.SaveGame):
+            s.save()
+    return change
+
+
+def asks(change: ch.Change) -> list[an.Ask]:
+    return [e.ask for e in change.effects if isinstance(e, ch.AskSolver)]
+
+
+def solve(pos: Position, s: Session, nodes: int = 200_000) -> an.SolverReply:
+    """What the worker would answer about ``pos``, as the page parses it."""
+    r = Solver(pos, s.game.rules).solve(max_nodes=nodes)
+    data = {"type": "result", "verdict": r.verdict, "moves": [m.to_json() for m in r.moves],
+            "hint": r.moves[0].to_json() if r.moves else None, "nodes": r.nodes, "ms": 1,
+            "difficulty": "easy" if r.verdict == "solved" else None}
+    reply = an.parse_reply(data, pos, s.game.rules)
+    assert isinstance(reply, an.SolverReply)
+    return reply
+
+
+# --- starting --------------------------------------------------------------------------
+
+
+def test_start_deals_what_the_address_asks_and_asks_the_solver() -> None:
+    s = Session(catalogue(), clock=Clock())
+    change = s.start(Boot(parse_query("?deal=617")))
+    assert s.game.deal == 617 and change.new_game and change.game_changed and change.redraw
+    assert change.message == ch.Message("Deal 617")
+    assert [a.position for a in asks(change)] == [s.position]
+    assert ch.SetAddress() in change.effects and ch.SaveGame(whole=True) in change.effects
+
+
+def test_a_bad_address_says_why_and_deals_anyway() -> None:
+    s = Session(catalogue(), clock=Clock())
+    change = s.start(Boot(parse_query("?deal=banana")))
+    assert s.game.deal is not None
+    assert change.message is not None and change.message.reason == "url" and "banana" in change.message.text
+
+
+def test_the_saved_game_comes_back_unless_the_address_asks_for_another() -> None:
+    local, tab = MemoryStorage(), MemoryStorage()
+    s = session("?deal=617", local=local, tab=tab)
+    run(s, s.play(s.game.legal_moves()[0]))
+    reload = session("", local=local, tab=tab)
+    assert reload.game.deal == 617 and reload.game.moves == 1
+    other = session("?deal=5", local=local, tab=tab)
+    assert other.game.deal == 5 and other.game.moves == 0
+    back = session("?deal=617", local=local, tab=MemoryStorage())  # a new tab asks for it: it goes on
+    assert back.game.deal == 617 and back.game.moves == 1
+
+
+# --- the table ---------------------------------------------------------------------------
+
+
+def test_a_move_returns_its_frames_once_and_says_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = session()
+    calls: list[object] = []
+    real = speech.apply_move
+    monkeypatch.setattr(speech, "apply_move", lambda *a: calls.append(a) or real(*a))
+    move = s.game.legal_moves()[0]
+    change = s.play(move)
+    assert change.kind == "moved" and change.game_changed
+    assert change.frames[0] == s.game.turns[-1].before and change.frames[-1] == s.position
+    assert change.announce and not calls  # the sentence reuses the frames: no second replay
+    assert ch.SaveGame() in change.effects and ch.TellHost("started") in change.effects
+
+
+def test_a_refused_drop_says_why_and_changes_nothing() -> None:
+    s = session()
+    before = s.position
+    change = s.drop(column(0), 6, column(1))  # 6♠ onto 9♣
+    assert change.kind == "refused" and s.position == before and not change.game_changed
+    assert change.message is not None and change.message.reason == "not_one_lower"
+    assert change.announce == change.message.text
+
+
+def test_a_drop_back_where_it_came_from_redraws_in_place() -> None:
+    s = session()
+    change = s.drop(column(0), 6, column(0))
+    assert change.kind == "deselected" and change.redraw and not change.game_changed
+
+
+def test_undo_and_redo_glide_and_say_so() -> None:
+    s = session()
+    s.play(s.game.legal_moves()[0])
+    after = s.position
+    undo = s.undo()
+    assert undo.kind == "undone" and undo.frames == (after, s.position)
+    assert undo.message == ch.Message("Move undone")
+    redo = s.redo()
+    assert redo.kind == "redone" and s.position == after and redo.message == ch.Message("Move redone")
+    assert s.undo().kind == "undone" and s.undo().message == ch.Message("Nothing to undo")
+
+
+def test_stuck_panel_undo_brings_the_table_back() -> None:
+    """The defect: after the last move the stuck panel's Undo must undo on the table too."""
+    s = session("?board=" + STUCK)
+    change = s.drop(column(3), 5, column(4))  # J♣ onto Q♥
+    assert change.kind == "moved" and s.panel == "stuck" and "No moves left" in change.announce
+    before = s.game.turns[-1].before
+    undo = s.undo()
+    assert undo.kind == "undone" and undo.redraw and undo.game_changed and s.panel is None
+    assert s.position == before and s.game.moves == 0
+    assert s.redo().kind == "redone" and s.panel == "stuck"
+    assert s.replay().kind == "jumped" and s.panel is None and s.position == s.game.start
+    assert s.new_deal().new_game and s.panel is None
+
+
+def test_every_change_of_the_game_cancels_a_press() -> None:
+    """A press held while the deal changes (N, undo, the host) must not play on the new game."""
+    s = session()
+    s.play(s.game.legal_moves()[0])
+    assert s.undo().game_changed
+    assert s.new_deal().game_changed
+    assert s.open_deal(5).game_changed
+    assert s.replay().game_changed
+    assert not s.tap_card(column(0), 6).game_changed  # a selection is not a change of the game
+
+
+def test_selected_cards_follow_the_selection() -> None:
+    s = session()
+    s.tap_card(column(0), 6)
+    assert s.selected_cards() == {parse_card("6S")}
+    assert s.tap_card(column(0), 6).kind == "deselected" and s.selected_cards() == set()
+
+
+# --- hints and the solver ----------------------------------------------------------------------
+
+
+def test_a_hint_answers_at_once_then_the_solver_replaces_it() -> None:
+    s = session()
+    pos = s.position
+    change = s.hint()
+    bar = s.analysis.bar
+    assert bar is not None and bar.state == an.FALLBACK and bar.suggestion and bar.move is not None
+    assert change.announce == hint_text(s.cat, bar)
+    reply = solve(pos, s)
+    answer = s.solver_reply(pos, reply)
+    assert s.analysis.bar is not None and s.analysis.bar.state == an.FOUND
+    assert s.analysis.bar.move == reply.moves[0] and answer.announce.startswith("Try this")
+    played = s.hint()  # the second press plays it
+    assert played.kind == "moved" and s.game.turns[-1].move == reply.moves[0]
+    assert s.verdict() is an.Verdict.SOLVED  # along the known solution
+
+
+def test_a_proof_carries_down_the_line_of_play_until_undone_past() -> None:
+    s = session("?deal=11982")
+    start = s.position
+    first = s.game.legal_moves()[0]
+    change = s.play(first)
+    (ask,) = asks(change)
+    assert ask.keep == start  # the start's undecided search goes on behind
+    second = s.game.legal_moves()[0]
+    (ask2,) = asks(s.play(second))
+    assert ask2.keep == start
+    s.hint()
+    lost = s.solver_reply(start, an.SolverReply(an.Verdict.UNSOLVABLE))
+    assert s.verdict() is an.Verdict.UNSOLVABLE  # two moves after the proven start
+    assert ch.CancelSolver() in lost.effects  # the search of the current position is moot
+    assert s.analysis.bar is not None and s.analysis.bar.state == an.UNSOLVABLE_BAR
+    s.undo()
+    assert s.verdict() is an.Verdict.UNSOLVABLE
+    s.undo()
+    assert s.position == start and s.verdict() is an.Verdict.UNSOLVABLE
+    s.play(first)
+    assert s.verdict() is an.Verdict.UNSOLVABLE
+
+
+def test_a_proof_is_withdrawn_when_the_player_undoes_past_it() -> None:
+    s = session()
+    s.play(s.game.legal_moves()[0])
+    child = s.position
+    s.solver_reply(child, an.SolverReply(an.Verdict.UNSOLVABLE))
+    assert s.verdict() is an.Verdict.UNSOLVABLE
+    s.undo()
+    assert s.verdict() is an.Verdict.UNKNOWN
+
+
+def test_back_to_the_last_winnable_position() -> None:
+    s = session()
+    start = s.position
+    s.solver_reply(start, solve(start, s))
+    # play off the solution into a position said to be lost
+    wrong = next(m for m in s.game.legal_moves() if m != s.analysis.known[start].rest[0])
+    s.play(wrong)
+    s.hint()
+    s.solver_reply(s.position, an.SolverReply(an.Verdict.UNSOLVABLE))
+    bar = s.analysis.bar
+    assert bar is not None and bar.state == an.UNSOLVABLE_BAR and bar.back == 1
+    change = s.back_to_winnable()
+    assert change.kind == "jumped" and s.position == start and s.verdict() is an.Verdict.SOLVED
+
+
+def test_winnable_only_draws_again_and_the_old_reply_does_not_touch_the_new_deal() -> None:
+    """The defect: a lost deal replaced from inside the reply marked the new deal "not winnable"."""
+    settings = Settings().with_choice("deal-source", "winnable").with_choice("variant", "freecell0")
+    s = session("", settings=settings)
+    old = s.position
+    change = s.solver_reply(old, an.SolverReply(an.Verdict.UNSOLVABLE))
+    assert change.new_game and s.position != old and s.game.variant is not None
+    assert s.verdict() is an.Verdict.UNKNOWN  # the new deal is not marked lost
+    again = s.solver_reply(old, an.SolverReply(an.Verdict.UNSOLVABLE))  # a late copy of the reply
+    assert not again.new_game and s.verdict() is an.Verdict.UNKNOWN
+
+
+def test_a_fresh_deal_gets_its_difficulty() -> None:
+    s = session()
+    s.solver_reply(s.position, solve(s.position, s))
+    assert s.level == "easy"
+    items = {i.name: i for i in status_items(s.cat, s.game, s.variant(), s.level, s.verdict(), False, True)}
+    assert items["deal"].text == "#1 · easy" and items["winnable"].value == "yes"
+
+
+def test_an_unknown_verdict_resumes_the_search_once() -> None:
+    s = session()
+    pos = s.position
+    s.hint()
+    change = s.solver_reply(pos, an.SolverReply(an.Verdict.UNKNOWN, hint=s.game.legal_moves()[0]))
+    (deep,) = asks(change)
+    assert deep.position == pos and deep.budget_ms == an.DEEP_BUDGET_MS
+    bar = s.analysis.bar
+    assert bar is not None and bar.state == an.FALLBACK and not bar.suggestion
+    again = s.solver_reply(pos, an.SolverReply(an.Verdict.UNKNOWN, hint=s.game.legal_moves()[0]))
+    assert not asks(again)
+
+
+def test_a_worker_failure_never_hides_a_suggestion() -> None:
+    s = session()
+    s.hint()
+    s.solver_reply(s.position, an.SolverFailure("boom"))
+    assert s.analysis.bar is not None and s.analysis.bar.state == an.FALLBACK
+    s.solver_unavailable(first=True, dead=True)
+    assert s.analysis.unavailable and not asks(s.play(s.game.legal_moves()[0]))
+    bar = s.analysis.show(s.line(), quick=False)
+    assert bar.state == an.UNAVAILABLE
+
+
+@pytest.mark.parametrize("data", [
+    None, [], "result", {"type": "result"}, {"type": "result", "verdict": "solved", "moves": "3h"},
+    {"type": "result", "verdict": "solved", "moves": [{"from": "9", "to": "h", "count": 1}]},
+    {"type": "result", "verdict": "solved", "moves": [{"from": "1", "to": "2", "count": 1}]},
+    {"type": "result", "verdict": "unknown", "hint": {"from": "1", "to": "2", "count": 1}},
+    {"type": "result", "verdict": "unknown", "hint": None, "nodes": -1},
+    {"type": "result", "verdict": "unknown", "hint": None, "difficulty": "<b>"},
+    {"type": "result", "verdict": "solved", "moves": [{"from": "1"}] * 3000},
+])
+def test_malformed_replies_are_refused(data: object) -> None:
+    assert an.parse_reply(data, Position.deal(1), Game(1).rules) is None
+
+
+# --- finish, settings, language --------------------------------------------------------------------
+
+FINISH = """Foundations: C-K D-K H-Q S-J
+Freecells: - - - -
+: KH
+: QS
+: KS
+:
+:
+:
+:
+:
+"""
+
+
+def test_finish_steps_until_won() -> None:
+    s = session("?board=" + json.dumps(FINISH)[1:-1].replace("\\n", "/"))
+    assert s.can_finish()
+    change = s.finish()
+    steps = 1
+    while ch.FinishNext(an.FINISH_STEP_MS) in change.effects:
+        change = s.finish_step()
+        steps += 1
+    assert s.game.is_won() and s.panel == "win" and not s.finishing and steps == 3
+    assert ch.TellHost("won") in change.effects
+
+
+def test_switching_the_language_keeps_the_search_the_hint_and_finish() -> None:
+    """The defect: a language switch cancelled the search, cleared the hint and stopped Finish."""
+    s = session()
+    s.hint()
+    bar = s.analysis.bar
+    s.analysis.finishing = True
+    change = s.set_catalogue(catalogue("fr"))
+    assert change.texts and not change.effects
+    assert s.analysis.bar == bar and s.analysis.finishing and s.analysis.asking == s.position
+    assert hint_text(s.cat, bar).startswith("Une première idée")
+
+
+def test_settings_apply_at_once_and_are_kept() -> None:
+    s = session()
+    change = s.set_setting("auto-move", False)
+    assert ch.SaveSettings() in change.effects and s.game.auto_move is False
+    assert s.set_setting("auto-move", False).kind == "none"  # no change, nothing to do
+    look = s.set_setting("four-colour", True)
+    assert look.look and look.redraw
+    lang = s.set_setting("language", "de")
+    assert ch.LoadLanguage("de") in lang.effects
+    assert s.set_setting("language", "xx").kind == "none"
+    assert s.set_setting("tap", "smart").kind == "settings" and s.table.smart
+    off = s.set_setting("winnability", False)
+    assert ch.CancelSolver() in off.effects
+
+
+def test_a_dead_board_says_so_at_start() -> None:
+    s = Session(catalogue(), clock=Clock())
+    change = s.start(Boot(parse_query("?board=" + STUCK)))
+    assert s.panel is None  # one move is left on that board
+    s.drop(column(3), 5, column(4))
+    dead = s.line()[-1].to_text().replace("\n", "/")
+    fresh = Session(catalogue(), clock=Clock())
+    change = fresh.start(Boot(parse_query("?board=" + dead)))
+    assert fresh.panel == "stuck" and "No moves left" in change.announce
+
+
+# --- every game kept: tabs, unfinished games, statistics (issue 17) -----------------------------
+
+
+def play(s: Session, n: int = 1) -> None:
+    for _ in range(n):
+        run(s, s.play(s.game.legal_moves()[0]))
+
+
+def solution(deal: int) -> list[Move]:
+    return [Move.parse(t) for t in (Path(__file__).parent / "data" / "solutions" / f"deal_{deal}.txt")
+            .read_text().split()]
+
+
+def test_two_tabs_play_two_games_and_both_are_kept_whichever_closes_last() -> None:
+    for order in ("ab", "ba"):
+        local = MemoryStorage()
+        a, b = session("?deal=1", local=local), session("?deal=2", local=local)
+        play(a, 2)
+        play(b, 3)
+        closing = (a, b) if order == "ab" else (b, a)
+        for tab in closing:
+            run(tab, tab.hidden())
+        games = {(g.deal, g.moves) for g in a.progress.unfinished()}
+        assert games == {(1, 2), (2, 3)}
+        again_a = session("?deal=1", local=local)
+        again_b = session("?deal=2", local=local)
+        assert (again_a.game.moves, again_b.game.moves) == (2, 3)
+
+
+def test_a_tab_never_overwrites_newer_moves_of_another() -> None:
+    local, memory = MemoryStorage(), MemoryStorage()
+    a = session("?deal=1", local=local, tab=memory)
+    play(a, 1)
+    b = session("", local=local, tab=MemoryStorage())  # a second tab takes up the same game
+    assert b.game.deal == 1 and b.progress.game_id == a.progress.game_id
+    play(b, 2)
+    key = next(k for k in local.keys() if k.startswith("freecell.save.") and k.count(".") == 4)  # noqa: SIM118
+    assert a.storage_changed(key).kind == "panel" and a.notice == "other-tab"
+    play(a, 1)  # not saved over the other tab's moves
+    assert session("?deal=1", local=local, tab=MemoryStorage()).game.moves == 3
+    a.resume_here()  # the notice's button: the other tab's moves, here
+    assert a.game.moves == 3 and a.notice is None
+
+
+def test_statistics_from_two_tabs_are_merged() -> None:
+    local = MemoryStorage()
+    a = session("?deal=1", local=local)
+    b = session("?deal=617", local=local)
+    for move in solution(1):
+        run(a, a.play(move))
+    assert a.game.is_won()
+    play(b, 1)  # tab B's first move, after A's win
+    tally = session("?deal=5", local=local).progress.tally
+    assert (tally.played, tally.won) == (2, 1)
+    record = tally.best("freecell:1")
+    assert record is not None and record.fewest_moves == a.game.moves
+
+
+def test_new_deal_can_be_taken_back_and_counts_nothing() -> None:
+    local = MemoryStorage()
+    s = session("?deal=617", local=local)
+    play(s, 2)
+    run(s, s.new_deal())
+    assert s.game.deal != 617 or s.game.moves == 0
+    kept = s.progress.store.unfinished()[0].id
+    assert s.progress.tally.streak == 0 and s.progress.tally.open_games() == (kept,)
+    back = run(s, s.undo())  # Undo on the fresh deal: back to the game left
+    assert s.game.deal == 617 and s.game.moves == 2
+    assert back.message is not None and "617" in back.message.text
+    assert s.progress.tally.played == 1
+
+
+def test_replay_abandons_a_started_game_once() -> None:
+    s = session("?deal=617")
+    play(s, 1)
+    run(s, s.replay())
+    assert s.progress.tally.played == 1 and s.progress.tally.open_games() == ()
+    play(s, 1)
+    assert s.progress.tally.played == 2
+
+
+def test_the_unfinished_list_is_bounded_and_the_oldest_goes() -> None:
+    local, tab, wall = MemoryStorage(), MemoryStorage(), Wall()
+    s = session("?deal=100", local=local, tab=tab, wall=wall)
+    for n in range(100, 122):
+        run(s, s.open_deal(n))
+        play(s, 1)
+        wall.ms += 60_000
+    deals = {g.deal for g in s.progress.unfinished()}
+    assert len(deals) == 20 and 100 not in deals and 101 not in deals and 121 in deals
+    assert len(s.progress.tally.open_games()) == 20  # the dropped ones were abandoned
+
+
+def test_opening_a_deal_with_an_unfinished_game_resumes_it() -> None:
+    local = MemoryStorage()
+    s = session("?deal=617", local=local)
+    play(s, 2)
+    run(s, s.open_deal(5))
+    change = run(s, s.open_deal(617))
+    assert change.new_game and s.game.deal == 617 and s.game.moves == 2
+
+
+def test_storage_full_says_so_again_after_a_minute() -> None:
+    wall = Wall()
+    s = session("?deal=617", local=MemoryStorage(quota=100), wall=wall)
+    play(s, 1)
+    assert s.notice == "storage"
+    s.close_notice()
+    play(s, 1)
+    assert s.notice is None  # not at every move
+    wall.ms += 61_000
+    play(s, 1)
+    assert s.notice == "storage"
+
+
+# --- what the page sends the worker ----------------------------------------------------------------
+
+
+def test_a_move_off_a_known_solution_sends_that_solution_and_the_worker_takes_it() -> None:
+    from freecell.worker import Service
+
+    s = session("?deal=617")
+    s.solver_reply(s.position, solve(s.position, s))
+    for _ in range(12):  # along the known solution: nothing to ask
+        (move,) = s.analysis.known[s.position].rest[:1]
+        assert not asks(s.play(move))
+    start = s.position
+    rest = s.analysis.known[start].rest
+    wrong = next(m for m in s.game.legal_moves() if m != rest[0] and m.dst.kind != 2)
+    (ask,) = asks(s.play(wrong))
+    assert ask.path == (start, rest) and ask.keep is None
+    nodes = []
+    for sent in (ask, an.Ask(ask.position, ask.rules, ask.budget_ms)):  # with the path, and without
+        service = Service()
+        assert service.receive(json.dumps(an.solve_message(sent, 1))) == []  # accepted
+        replies = []
+        while service.busy:
+            replies += service.step()
+        (result,) = [r for r in replies if r["type"] == "result"]
+        reply = an.parse_reply(result, ask.position, s.game.rules)
+        assert isinstance(reply, an.SolverReply) and reply.verdict is an.Verdict.SOLVED
+        nodes.append(reply.nodes)
+    assert nodes[0] < nodes[1], nodes  # back onto the known solution sooner
+
+
+def test_the_kept_search_is_named_in_the_message() -> None:
+    from freecell.worker import Service
+
+    s = session("?deal=11982")
+    service = Service()
+    first = an.Ask(s.position, s.game.rules, an.HINT_BUDGET_MS)
+    assert service.receive(json.dumps(an.solve_message(first, 1))) == []
+    service.step()
+    (ask,) = asks(s.play(s.game.legal_moves()[0]))
+    out = service.receive(json.dumps(an.solve_message(ask, 2, keep=1)))
+    assert not any(m.get("type") == "error" for m in out)
+
+
+def test_an_ancestors_search_out_of_budget_goes_on_behind_once() -> None:
+    s = session("?deal=11982")
+    start = s.position
+    play(s, 2)
+    current = s.position
+    change = s.solver_reply(start, an.SolverReply(an.Verdict.UNKNOWN))  # its 3 s ran out, behind
+    deep, again = asks(change)
+    assert deep.position == start and deep.budget_ms == an.DEEP_BUDGET_MS
+    assert again.position == current and again.keep == start
+    assert s.analysis.background == start and s.analysis.asking == current
+    assert not asks(s.solver_reply(start, an.SolverReply(an.Verdict.UNKNOWN)))  # once only
