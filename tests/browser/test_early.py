@@ -34,12 +34,13 @@ def test_the_early_table_is_the_table_python_draws(fresh_page: Any, site: str) -
     set_visibility(page, "hidden")  # the page keeps its drawing
     python_places = page.evaluate(PLACES_JS, "data-card")
     held: list[Any] = []
-    page.route("**/vendor/pyscript/**", held.append)
+    page.route("**/vendor/pyscript/**", lambda route: held.append(route))
     page.reload(wait_until="commit")
     page.wait_for_function("() => document.documentElement.dataset.early === 'drawn'", timeout=20_000)
     assert page.evaluate("() => document.documentElement.dataset.state") == "loading"
     assert page.evaluate(PLACES_JS, "data-early") == python_places
     table = page.locator("svg#table")
+    page.evaluate("() => { document.getElementById('loading').hidden = true; }")  # over the table
     early = table.screenshot(animations="disabled")
     for route in held:
         route.continue_()
@@ -56,7 +57,7 @@ def test_no_early_table_for_another_game_or_bad_data(fresh_page: Any, site: str)
     open_page(page, deal_url(site, 617))
     set_visibility(page, "hidden")
     held: list[Any] = []
-    page.route("**/vendor/pyscript/**", held.append)
+    page.route("**/vendor/pyscript/**", lambda route: held.append(route))
     page.goto(deal_url(site, 5), wait_until="commit")  # another deal than the one kept
     page.wait_for_function("() => document.documentElement.dataset.early !== undefined")
     assert page.evaluate("() => document.documentElement.dataset.early") == "none"
