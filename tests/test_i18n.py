@@ -166,8 +166,8 @@ TERMS_CONTAIN: dict[str, list[tuple[str, str]]] = {
 SAME_AS_ENGLISH = {"app.title", "action.ok"}
 SAME_AS_ENGLISH_IN: dict[str, set[str]] = {
     "fr": {"card.rank.six", "status.score"},
-    "de": {"variant.seahaven", "settings.speed.normal"},
-    "es": {"settings.speed.normal"},
+    "de": {"variant.seahaven", "settings.speed.normal", "watch.speed.normal"},
+    "es": {"settings.speed.normal", "watch.speed.normal"},
 }
 
 # Where the UI asks for messages, and how it asks.

@@ -13,6 +13,7 @@ from typing import Any
 
 from js import Date, document
 
+from ..ui import playback as pb
 from ..ui import screen
 from ..ui.change import Message
 from ..ui.i18n import Catalogue
@@ -50,6 +51,7 @@ class Chrome:
         self.status(s)
         self.buttons(s)
         self.hint(s)
+        self.watch(s)
         self.panels(s)
         self.notice(s)
         if message is not None:
@@ -67,6 +69,8 @@ class Chrome:
             set_hidden(el, item.hidden)
         deal_el = q('[data-status="deal"]')
         set_attr(deal_el, "data-difficulty", s.level)
+        daily = self._daily(s)[-1]
+        set_attr(deal_el, "data-daily", "yes" if daily.value == "yes" else None)
         self.time(s, force=True)
 
     def time(self, s: Session, force: bool = False) -> None:
@@ -98,6 +102,8 @@ class Chrome:
         set_attr(el, "data-state", screen.hint_state(bar))
         set_text(q('[data-role="hint-text"]'), screen.hint_text(s.cat, bar))
         set_hidden(q('[data-panel="hint"] [data-action="back-to-winnable"]'), bar.back is None)
+        set_hidden(q('[data-panel="hint"] [data-action="watch"]'),
+                   bar.state not in ("found", "fallback", "searching") or s.analysis.unavailable)
         set_hidden(el, False)
         self._mark(*screen.hint_marks(bar))
 
@@ -114,6 +120,36 @@ class Chrome:
         if isinstance(marks, tuple):
             self._mark(*marks)
 
+    # --- the playback bar ------------------------------------------------------------
+    def watch(self, s: Session) -> None:
+        """The solution being watched: its sentence, the step on show, the controls."""
+        el = q('[data-panel="watch"]')
+        playback = s.watching
+        if playback is None:
+            if not el.hidden:
+                set_hidden(el, True)
+                set_attr(el, "data-state", "")
+            return
+        set_attr(el, "data-state", playback.state)
+        set_attr(el, "data-step", str(playback.done))
+        set_attr(el, "data-total", str(playback.total))
+        set_text(q('[data-role="watch-text"]'), screen.watch_text(s.cat, playback))
+        on = playback.state in (pb.PLAYING, pb.PAUSED)
+        play = q('[data-action="watch-play"]')
+        set_attr(play, "aria-label", s.cat.t("action.watch_pause" if playback.state == pb.PLAYING
+                                             else "action.watch_play"))
+        play.disabled = not on or (playback.state == pb.PAUSED and playback.at_end())
+        q('[data-action="watch-back"]').disabled = not on or playback.done == 0
+        q('[data-action="watch-forward"]').disabled = not on or playback.at_end()
+        speed = q('[data-action="watch-speed"]')
+        set_attr(speed, "data-value", playback.speed)
+        set_text(speed, s.cat.t("watch.speed." + playback.speed))
+        set_hidden(speed, not on)
+        set_hidden(el, False)
+
+    def _daily(self, s: Session) -> list[screen.Item]:
+        return screen.daily_items(s.cat, s.progress.daily, s.progress.today(), s.game)
+
     # --- panels -------------------------------------------------------------------------
     def panels(self, s: Session) -> None:
         name = s.panel
@@ -124,10 +160,25 @@ class Chrome:
             deal_value = q('[data-win="deal"]')
             for el in (q('[data-panel="win"] dt[data-i18n="win.deal"]'), deal_value.parentElement):
                 set_hidden(el, s.game.deal is None)
+            par = q('[data-win="par"]')
+            set_text(par, screen.par_text(s.cat, s.game.moves, s.par, s.par_state))
+            set_attr(par, "data-state", s.par_state or "")
+            set_attr(par, "data-value", "" if s.par is None else str(s.par))
+            daily = {i.name: i for i in self._daily(s)}
+            won_today = daily["daily-here"].value == "yes" and daily["daily-solved"].value == "yes"
+            set_text(q('[data-win="daily"]'), s.cat.t("win.daily", streak=daily["daily-streak"].text)
+                     if won_today else "")
+            set_hidden(q('[data-win="daily"]'), not won_today)
+            set_hidden(q('[data-panel="win"] [data-action="watch-solution"]'), s.analysis.unavailable)
         elif name == "stats":
             self.fill_stats(s)
         elif name == "unfinished":
             self.fill_unfinished(s)
+        if name in ("settings", "stats"):
+            for item in self._daily(s):
+                for el in qa(f'[data-role="{item.name}"], [data-stat="{item.name}"]'):
+                    set_attr(el, "data-value", item.value)
+                    set_text(el, item.text)
         if name == "settings":
             error = q('[data-role="deal-error"]')
             code = s.deal_error
@@ -152,6 +203,12 @@ class Chrome:
             field.value = "" if s.game.deal is None else str(s.game.deal)
         if name == "stats":
             set_hidden(q('[data-role="stats-confirm"]'), True)
+        if name == "share":
+            field = q('[data-role="share-link"]')
+            field.value = s.share_url or ""
+            field.focus()
+            field.select()
+            return
         first = js_or_none(panel.querySelector("button:not([disabled]), input"))
         if first is not None:
             first.focus()

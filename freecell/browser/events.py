@@ -12,7 +12,10 @@ screen); nothing here decides a rule or edits a pile.
 A press on the table lives until the pointer comes up; a change of the game
 under it (a new deal, an undo by key, a host command) cancels it
 (:meth:`Events.cancel_press`), as chessground cancels a drag whose piece
-changed.
+changed.  A press on the table while a solution plays stops the playback at
+once, and then does what it always does (play goes on from there); while a
+playback is on show, Space pauses or plays it and the left and right arrows
+step it.
 """
 
 from __future__ import annotations
@@ -26,10 +29,10 @@ from js import document, performance, window
 from pyodide.ffi import jsnull
 
 from ..piles import MoveError, Pile
+from ..ui import playback as pb
 from ..ui.change import Change, Message
 from ..ui.focus import KEYS, shortcut
 from ..ui.layout import Rect
-from ..ui.link import game_link
 from ..ui.session import Session
 from ..ui.stats import ID_SHAPE
 from ..ui.table import Selection
@@ -143,6 +146,8 @@ class Events:
             self.apply(self.session.stop_finish())
             e.preventDefault()
             return
+        if self.session.watching is not None:  # the player takes over, from where the playback stands
+            self.apply(self.session.stop_watch())
         if self.press is not None:
             return
         target = e.target
@@ -257,6 +262,8 @@ class Events:
             return
         if _typing(target):
             return
+        if self._watch_key(e, key):
+            return
         if key == "Enter" and s.finishing:
             self.apply(s.stop_finish())
             e.preventDefault()
@@ -287,6 +294,26 @@ class Events:
         self.action(action)
         self.access.rescue()
 
+    def _watch_key(self, e: Any, key: str) -> bool:
+        """Space pauses or plays the solution on show, the arrows step it; whether the key was that."""
+        s = self.session
+        playback = s.watching
+        if playback is None or playback.state not in (pb.PLAYING, pb.PAUSED) or s.panel is not None:
+            return False
+        if e.ctrlKey or e.metaKey or e.altKey or e.shiftKey:
+            return False
+        if key == " " and closest(e.target, "button") is not None:
+            return False  # a focused button takes its own Space
+        intents: dict[str, Callable[[], Change]] = {
+            " ": s.watch_toggle, "ArrowRight": lambda: s.watch_step(forward=True),
+            "ArrowLeft": lambda: s.watch_step(forward=False),
+        }
+        if key not in intents:
+            return False
+        e.preventDefault()
+        self.apply(intents[key]())
+        return True
+
     # --- buttons -------------------------------------------------------------------
     def on_click(self, e: Any) -> None:
         button = closest(e.target, "[data-action]")
@@ -311,6 +338,11 @@ class Events:
             "stats": lambda: s.open_panel("stats"), "close": s.close_panels, "look": s.close_panels,
             "stats-reset-confirm": s.reset_stats, "notice-close": s.close_notice,
             "unfinished": lambda: s.open_panel("unfinished"), "resume-here": s.resume_here,
+            "watch": s.watch, "watch-solution": s.watch_solution, "watch-play": s.watch_toggle,
+            "watch-back": lambda: s.watch_step(forward=False),
+            "watch-forward": lambda: s.watch_step(forward=True),
+            "watch-speed": s.watch_faster, "watch-close": s.stop_watch,
+            "daily": s.daily, "share": s.share, "copy-link": s.share,
         }
         if name in intents:
             self.apply(intents[name]())
@@ -329,21 +361,6 @@ class Events:
             self.longpress.cancel()
         elif name == "copy-deal":
             self._task = asyncio.ensure_future(self._copy_deal())
-        elif name == "copy-link":
-            self._task = asyncio.ensure_future(self._copy_link())
-
-    async def _copy_link(self) -> None:
-        """The game as a link (``?deal=…&moves=…``), so a player whose progress is not saved keeps it."""
-        link = game_link(self.session.game)
-        if link is None:
-            return
-        url = str(window.location.origin) + str(window.location.pathname) + link
-        try:
-            await window.navigator.clipboard.writeText(url)
-            text = self.session.cat.t("msg.link_copied")
-        except Exception:
-            text = self.session.cat.t("msg.link_copy_failed")
-        self.apply(Change(message=Message(text), announce=text))
 
     async def _copy_deal(self) -> None:
         n = self.session.game.deal

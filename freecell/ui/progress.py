@@ -16,6 +16,13 @@ abandoned (the streak ends) only when it is really left: replayed from its
 start, or dropped from the list of unfinished games.  Leaving it for another
 deal keeps it in that list, to be resumed.
 
+A game whose solution the player watches (:mod:`freecell.ui.playback`) is
+``watched``: it is never won in the statistics (a started one counts as
+abandoned when the playback plays its first step; a fresh one never counts
+at all).  A win of the deal of the day (:mod:`freecell.ui.daily`) is kept
+apart from the statistics, under its own key, merged the same way; the
+date comes from the page (``today``).
+
 Saving never raises and is never silent: a failed write says so
 (``storage``, at most once a minute once dismissed:
 :class:`~freecell.ui.notices.FailureNotice`), another tab's newer moves of
@@ -27,10 +34,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import date
 
 from ..game import Game
 from ..rules import FREECELL
 from .change import Effect, SaveGame, TellHost
+from .daily import KEY_DAILY, DailyRecord, apply_win, daily_day, read_daily
 from .keyvalue import KeyValue
 from .notices import FailureNotice
 from .saves import Outcome, Restored, SaveStore, Summary
@@ -38,7 +47,7 @@ from .start import StartRequest
 from .stats import Abandoned, Reset, Started, Tally, Won, apply, read_tally, stats_key
 from .store import KEY_STATS
 
-FRESH, OPEN, DONE = "fresh", "open", "done"
+FRESH, OPEN, DONE, WATCHED = "fresh", "open", "done", "watched"
 
 
 def variant_id(game: Game) -> str | None:
@@ -62,13 +71,18 @@ class Progress:
 
     def __init__(self, local: KeyValue, tab: KeyValue | None = None, *,
                  wall: Callable[[], float] = wall_ms, writer: str | None = None,
-                 new_id: Callable[[], str] | None = None) -> None:
+                 new_id: Callable[[], str] | None = None, today: Callable[[], date] = date.today) -> None:
         self.local = local
         self.store = SaveStore(local, tab, writer=writer, new_id=new_id)
         self.wall = wall
+        self.today = today  # the page's local date: the deal of the day is that date's
         self.tally, self.stats_damaged = read_tally(local.read(KEY_STATS))
         if self.stats_damaged:  # start them fresh now
             local.write(KEY_STATS, self.tally.to_json())
+        self.daily, daily_damaged = read_daily(local.read(KEY_DAILY))
+        if daily_damaged:
+            local.write(KEY_DAILY, self.daily.to_json())
+            self.stats_damaged = True
         self.state = FRESH
         self.failure = FailureNotice()
         self.left: str | None = None  # the game this tab left for a new deal, kept in the list
@@ -115,6 +129,8 @@ class Progress:
         """After every turn (a move, a redo, a Finish step)."""
         out: list[Effect] = []
         gid = self.game_id
+        if self.state == WATCHED:
+            return [SaveGame()]
         if self.state == FRESH:
             self.state = OPEN
             if gid is not None:
@@ -124,9 +140,24 @@ class Progress:
             self.state = DONE
             if gid is not None:
                 self._count(Won(gid, game_key(game), game.elapsed(), game.moves, game.score))
+                day = daily_day(game, self.today())
+                if day is not None:
+                    self._daily_won(day)
             out.append(TellHost("won"))
         out.append(SaveGame())
         return out
+
+    def watching(self) -> None:
+        """The player watches the solution of the game on the table: it is not theirs to win.
+
+        A started game counts as abandoned (the streak ends); a fresh one
+        never counts; a game won before stays won.
+        """
+        gid = self.game_id
+        if self.state == OPEN and gid is not None:
+            self._count(Abandoned(gid))
+        if self.state != DONE:
+            self.state = WATCHED
 
     def replayed(self) -> list[Effect]:
         """The deal starts over (Replay): a started game is abandoned."""
@@ -157,8 +188,22 @@ class Progress:
         self.tally = applied.tally
 
     def reset(self) -> None:
-        """Start the statistics afresh; the games under way count as played in them."""
+        """Start the statistics afresh (the deal of the day's too); the games under way count as played."""
         self._count(Reset())
+        self.daily = DailyRecord()
+        if not self.local.write(KEY_DAILY, self.daily.to_json()):
+            self.stats_failed = True
+
+    def _daily_won(self, day: date) -> None:
+        applied = apply_win(self.local.read(KEY_DAILY), day)
+        if not self.local.write(KEY_DAILY, applied.text):
+            self.stats_failed = True
+        self.daily = applied.record
+
+    def reread_daily(self) -> DailyRecord:
+        """Another tab changed the record of the deal of the day: read it again."""
+        self.daily = read_daily(self.local.read(KEY_DAILY))[0]
+        return self.daily
 
     def reread(self) -> Tally:
         """Another tab changed the statistics: read them again (for the panel)."""

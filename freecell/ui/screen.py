@@ -10,13 +10,17 @@ value in ``data-value``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 from ..cards import card_symbol
+from ..deals import daily_deal
 from ..engine import moving_cards
 from ..game import Game
 from ..piles import CELL, COLUMN, FOUNDATION, Move
 from ..position import Position
+from . import playback as pb
 from .analysis import FALLBACK, FOUND, SEARCHING, UNAVAILABLE, UNSOLVABLE_BAR, WON, HintBar, Verdict
+from .daily import DailyRecord, daily_day
 from .i18n import Catalogue
 from .saves import Summary
 from .speech import plural
@@ -134,6 +138,40 @@ def win_values(cat: Catalogue, game: Game) -> dict[str, str]:
         "home": cat.t("status.home", n=game.cards_home()),
         "deal": "" if game.deal is None else str(game.deal),
     }
+
+
+def par_text(cat: Catalogue, moves: int, par: int | None, state: str | None) -> str:
+    """The win panel's line of moves: ``You: 84 moves, the solver's: 79.`` (or while it counts)."""
+    if state == "known" and par is not None:
+        return cat.t("win.par", you=moves, par=par)
+    if state == "searching":
+        return cat.t("win.par_searching", you=moves)
+    return cat.t("win.par_unknown", you=moves)
+
+
+def watch_text(cat: Catalogue, playback: pb.Playback) -> str:
+    """The playback bar's sentence: looking, the number of moves, the step on show, or why none."""
+    if playback.state == pb.SEARCHING:
+        return cat.t("watch.searching")
+    if playback.state == pb.NONE:
+        return cat.t("watch.none." + (playback.reason or pb.NOT_FOUND))
+    if playback.done == 0:
+        return plural(cat, "watch.count", playback.total)
+    return cat.t("watch.step", n=playback.done, total=playback.total)
+
+
+def daily_items(cat: Catalogue, record: DailyRecord, today: date, game: Game) -> list[Item]:
+    """The deal of the day: today's number, solved or not, the streaks (the settings and stats panels)."""
+    solved = record.solved(today)
+    n = daily_deal(today)
+    return [
+        Item("daily-deal", str(n), cat.t("daily.today", n=n)),
+        Item("daily-solved", "yes" if solved else "no",
+             cat.t("daily.solved" if solved else "daily.not_solved")),
+        Item("daily-streak", str(record.streak(today)), plural(cat, "daily.days", record.streak(today))),
+        Item("daily-longest", str(record.longest), plural(cat, "daily.days", record.longest)),
+        Item("daily-here", "yes" if daily_day(game, today) == today else "no", ""),
+    ]
 
 
 def stats_items(cat: Catalogue, s: Tally, key: str | None) -> list[Item]:
