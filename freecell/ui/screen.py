@@ -68,9 +68,9 @@ def status_items(cat: Catalogue, game: Game, variant: str, level: str | None, ve
 
 # What gives way, in turn, when the status bar does not fit on one line: the short variant name,
 # then the cards home (the foundations show them), the deal number (its difficulty stays),
-# the difficulty, the variant, the moves.  The capacity, the time, the score and the
-# winnability (or the result) stay.
-SHORTER = ("variant-short", "home", "deal-number", "deal", "variant", "moves")
+# the difficulty, the moves, the variant (last: Baker's Game looks like FreeCell and builds by
+# suit).  The capacity, the time, the score and the winnability (or the result) stay.
+SHORTER = ("variant-short", "home", "deal-number", "deal", "moves", "variant")
 
 
 def status_plans(cat: Catalogue, items: list[Item], level: str | None) -> list[list[Item]]:
