@@ -573,6 +573,7 @@ def test_replay_taken_back_by_undo_brings_the_game_back() -> None:
     play(s, 3)
     before, turns = s.position, [t.text() for t in s.game.turns]
     run(s, s.replay())
+    assert s.can_undo() and not s.game.can_undo()  # the Undo button and key stay on for it
     back = run(s, s.undo())
     assert back.new_game and s.position == before and [t.text() for t in s.game.turns] == turns
     assert back.message is not None and "617" in back.message.text

@@ -143,7 +143,7 @@ class Chrome:
 
     def buttons(self, s: Session) -> None:
         for undo in qa('[data-action="undo"]'):
-            undo.disabled = not s.game.can_undo()
+            undo.disabled = not s.can_undo()
         q('.actionbar [data-action="redo"]').disabled = not s.game.can_redo()
         can = s.can_finish()
         set_hidden(q('.actionbar [data-action="finish"]'), not can)

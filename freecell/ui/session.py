@@ -125,6 +125,10 @@ class Session:
     def finishing(self) -> bool:
         return self.analysis.finishing
 
+    def can_undo(self) -> bool:
+        """Whether Undo does something: a turn to take back, or on a fresh deal the game left for it."""
+        return self.game.can_undo() or (not self.game.moves and self.progress.left is not None)
+
     def can_finish(self) -> bool:
         return self.game.can_finish() or self.analysis.finishing
 
