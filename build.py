@@ -51,6 +51,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
@@ -83,10 +84,11 @@ SNAPSHOT_MAGIC = b"FCSNAP01"  # pack_snapshot's format
 # worker; the build fills in the names of this build's snapshots.
 RUNTIME_SOURCE = "static/runtime.mjs"
 RUNTIME_MARK = "{} /* __FREECELL_RUNTIME__ */"
-# Files a host seldom compresses by itself (wasm, binary snapshots, the largest
-# scripts): the build writes name.gz beside them, for hosts that serve
-# precompressed files (the dev server does).  Text files are left to the host.
-PRECOMPRESS = ("vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/pyodide.asm.mjs", "snapshots/")
+# Files a host seldom compresses by itself (wasm, binary snapshots, the package
+# zip, the largest script): the build writes name.gz beside them, for hosts that
+# serve precompressed files (the dev server does).  Text files are left to the host.
+PRECOMPRESS = ("vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/pyodide.asm.mjs", "freecell.zip",
+               "snapshots/")
 CACHE = NODE_MODULES / ".cache" / "freecell-build"
 # PyScript chunks the page never loads (editor and terminal widgets).
 PYSCRIPT_SKIP = ("codemirror", "xterm")
@@ -224,7 +226,9 @@ for (const step of job.steps) {
 # Byte-compiles, inside Pyodide (its CPython, its zlib: the same bytes on any
 # machine).  Unchecked hash-based .pyc: valid whatever the file dates, never
 # compared with a source.  The stdlib keeps no sources (tracebacks there show
-# no lines); freecell.zip keeps its sources beside __pycache__.
+# no lines); freecell.zip keeps its sources beside __pycache__, and stores its
+# entries as they are: static/runtime.mjs unpacks it by copying (inflating a
+# file at a time costs more than 100 ms), and hosts may compress it whole.
 COMPILE_PY = r'''
 import importlib._bootstrap_external as _bootstrap
 import importlib.util
@@ -239,7 +243,7 @@ def _pyc(source, filename):
     return bytes(_bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False))
 
 
-def _write(path, entries):
+def _write(path, entries, method=zipfile.ZIP_DEFLATED):
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as z:
         for name, data in sorted(entries.items()):
@@ -248,7 +252,7 @@ def _write(path, entries):
                 info.external_attr = (0o40755 << 16) | 0x10
             else:
                 info.external_attr = 0o644 << 16
-                info.compress_type = zipfile.ZIP_DEFLATED
+                info.compress_type = method
             z.writestr(info, data)
     with open(path + ".tmp", "wb") as f:
         f.write(out.getvalue())
@@ -277,7 +281,7 @@ def package(files, dest, home, pyc_only):
             entries[importlib.util.cache_from_source(rel)] = _pyc(data, home + "/" + rel)
     for rel, text in pyc_only.items():
         entries[importlib.util.cache_from_source(rel)] = _pyc(text.encode(), home + "/" + rel)
-    _write(dest, entries)
+    _write(dest, entries, zipfile.ZIP_STORED)  # unpacked by copying (the host may compress it whole)
 
 
 _args = json.loads(JOB)
@@ -422,6 +426,7 @@ def _cache_entry(key: str) -> Iterator[tuple[Path, bool]]:
     """
     final = CACHE / key
     if (final / "done").exists():
+        os.utime(final)  # recently used: kept by prune_cache
         yield final, True
         return
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -436,6 +441,27 @@ def _cache_entry(key: str) -> Iterator[tuple[Path, bool]]:
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
+
+
+def prune_cache(keep_entries: int = 6, keep_gz: int = 40) -> None:
+    """Drop all but the most recently used entries of the build cache (each is tens of MB)."""
+    if not CACHE.exists():
+        return
+
+    def newest_first(paths: list[Path]) -> list[Path]:
+        return sorted(paths, key=lambda p: p.stat().st_mtime, reverse=True)
+
+    entries = [p for p in CACHE.iterdir() if p.is_dir() and (p / "done").exists()]
+    for old in newest_first(entries)[keep_entries:]:
+        shutil.rmtree(old, ignore_errors=True)
+    for work in CACHE.glob("*.tmp-*"):  # left by a build that was killed
+        with contextlib.suppress(OSError):
+            if work.stat().st_mtime < time.time() - 3600:
+                shutil.rmtree(work, ignore_errors=True)
+    if (CACHE / "gz").exists():
+        for old in newest_first([p for p in (CACHE / "gz").iterdir() if p.suffix == ".gz"])[keep_gz:]:
+            with contextlib.suppress(OSError):
+                old.unlink()
 
 
 def python_runtime(dest: Path) -> dict[str, Any]:
@@ -552,7 +578,9 @@ def precompress(root: Path) -> None:
             continue
         data = f.read_bytes()
         cached = CACHE / "gz" / (hashlib.sha256(data).hexdigest() + ".gz")
-        if not cached.exists():
+        if cached.exists():
+            os.utime(cached)
+        else:
             cached.parent.mkdir(parents=True, exist_ok=True)
             tmp = cached.with_name(cached.name + f".{os.getpid()}.tmp")
             with open(tmp, "wb") as out, gzip.GzipFile(filename="", mode="wb", fileobj=out,
@@ -608,17 +636,23 @@ def finish(root: Path, sw_source: Path = SW_SOURCE) -> str:
 
 
 SPRITE_MARK = "<!-- __FREECELL_SPRITE__ -->"
+BOOT_MARK = "/* __FREECELL_BOOT__ */"
 
 
 def page_data(root: Path) -> None:
-    """What the page's scripts draw from, made by the game's Python: the card sprite in index.html.
+    """What the page's scripts draw from, made by the game's Python, written into them.
 
-    (:mod:`freecell.ui.sprite`: the faces and pile marks that static/early.js
-    and the page's Python both draw with.)
+    - ``index.html``: the card sprite (:mod:`freecell.ui.sprite`: the faces and
+      pile marks that static/early.js and the page's Python both draw with);
+    - ``static/boot.js``: the languages (:data:`freecell.ui.i18n.LANGUAGES`) and
+      the themes and speeds a stored setting may hold
+      (:data:`freecell.ui.store.CHOICE_SETTINGS`), the one list of each.
     """
     sys.path.insert(0, str(ROOT))
     try:
+        from freecell.ui.i18n import LANGUAGES
         from freecell.ui.sprite import sprite_svg
+        from freecell.ui.store import CHOICE_SETTINGS
     finally:
         sys.path.remove(str(ROOT))
     index = root / "index.html"
@@ -626,6 +660,15 @@ def page_data(root: Path) -> None:
     if text.count(SPRITE_MARK) != 1:
         raise BuildError(f"index.html must hold {SPRITE_MARK} exactly once")
     index.write_text(text.replace(SPRITE_MARK, sprite_svg()), encoding="utf-8")
+    boot = root / "static" / "boot.js"
+    text = boot.read_text(encoding="utf-8")
+    if text.count(BOOT_MARK) != 1:
+        raise BuildError(f"boot.js must hold {BOOT_MARK} exactly once")
+    end = text.index(BOOT_MARK)
+    start = text.rindex("= ", 0, end) + 2
+    data = {"languages": list(LANGUAGES), "theme": list(CHOICE_SETTINGS["theme"]),
+            "speed": list(CHOICE_SETTINGS["speed"])}
+    boot.write_text(text[:start] + json.dumps(data) + " " + text[end:], encoding="utf-8")
 
 
 def build(dest: Path = DIST) -> Path:
@@ -644,6 +687,7 @@ def build(dest: Path = DIST) -> Path:
         vendor(tmp / "vendor")
         write_runtime(tmp, python_runtime(tmp))
         finish(tmp)
+        prune_cache()
         os.chmod(tmp, 0o755)
         _put_in_place(tmp, dest)
     except BaseException:

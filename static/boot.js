@@ -2,9 +2,16 @@
 // catalogue (so the frame and the loading line mean something at once), and
 // turn a load that fails or never finishes into a message with a retry.
 // No visible text is written here: it all comes from static/i18n/<lang>.json.
+//
+// The one place that loads a catalogue and translates the page: the page's
+// Python uses window.freecellCatalogue(lang) and window.freecellTranslate(messages)
+// (freecell/browser/i18n.py) when the player picks another language.  The lists
+// below (the languages, the themes and speeds kept in the settings) are the
+// game's own, written in by build.py from freecell/ui/i18n.py and freecell/ui/store.py.
 "use strict";
 (function () {
-  const LANGS = ["en", "fr", "it", "ro", "de", "es"];
+  const BOOT = {"languages": ["en"], "theme": ["dark"], "speed": ["normal"]} /* __FREECELL_BOOT__ */;
+  const LANGS = BOOT.languages;
   const LOAD_TIMEOUT_MS = 90000;
   const root = document.documentElement;
 
@@ -15,6 +22,13 @@
       if (LANGS.includes(base)) return base;
     }
     return "en";
+  }
+
+  function load(lang) {
+    if (!LANGS.includes(lang)) return Promise.reject(new Error("no such language"));
+    return fetch("./static/i18n/" + lang + ".json")
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+      .then((messages) => ({ lang: lang, messages: messages }));
   }
 
   function translate(messages) {
@@ -44,8 +58,8 @@
   try {
     const saved = JSON.parse(localStorage.getItem("freecell.settings") || "null");
     if (saved && saved.format === "freecell-settings") {
-      if (["dark", "light"].includes(saved.theme)) root.dataset.theme = saved.theme;
-      if (["normal", "fast", "off"].includes(saved.speed)) root.dataset.speed = saved.speed;
+      if (BOOT.theme.includes(saved.theme)) root.dataset.theme = saved.theme;
+      if (BOOT.speed.includes(saved.speed)) root.dataset.speed = saved.speed;
     }
   } catch (e) {
     // storage refused or unreadable: the defaults
@@ -54,13 +68,16 @@
   const lang = pickLanguage();
   root.lang = lang;
   // The page's Python reads the catalogue from here instead of fetching it again.
-  window.freecellI18n = fetch("./static/i18n/" + lang + ".json")
-    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
-    .then((messages) => {
-      translate(messages);
-      return { lang: lang, messages: messages };
-    });
+  window.freecellI18n = load(lang).then((cat) => {
+    translate(cat.messages);
+    return cat;
+  });
   window.freecellI18n.catch(() => {});
+  window.freecellCatalogue = load;
+  window.freecellTranslate = (messages, code) => {
+    if (LANGS.includes(code)) root.lang = code;
+    translate(messages);
+  };
 
   // A script, stylesheet or wasm that cannot load, or a boot that never ends.
   window.addEventListener("error", (event) => {

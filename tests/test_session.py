@@ -672,3 +672,16 @@ def test_the_kept_search_is_named_in_the_message() -> None:
     (ask,) = asks(s.play(s.game.legal_moves()[0]))
     out = service.receive(json.dumps(an.solve_message(ask, 2, keep=1)))
     assert not any(m.get("type") == "error" for m in out)
+
+
+def test_an_ancestors_search_out_of_budget_goes_on_behind_once() -> None:
+    s = session("?deal=11982")
+    start = s.position
+    play(s, 2)
+    current = s.position
+    change = s.solver_reply(start, an.SolverReply(an.Verdict.UNKNOWN))  # its 3 s ran out, behind
+    deep, again = asks(change)
+    assert deep.position == start and deep.budget_ms == an.DEEP_BUDGET_MS
+    assert again.position == current and again.keep == start
+    assert s.analysis.background == start and s.analysis.asking == current
+    assert not asks(s.solver_reply(start, an.SolverReply(an.Verdict.UNKNOWN)))  # once only

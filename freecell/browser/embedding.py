@@ -74,10 +74,15 @@ class Embedding:
                 return
             origin = str(e.origin)
             data = e.data
-            text = data if isinstance(data, str) else str(JSON.stringify(data))
+            keys = None
+            if isinstance(data, str):
+                text = data
+            else:  # an object: its own keys too (JSON.stringify drops a field set to undefined)
+                text = str(JSON.stringify(data))
+                keys = [str(k) for k in Object.keys(data)]
         except Exception:
             return  # data that cannot be read as JSON (a cycle, a function, ...)
-        command = parse_command(origin, text, self.req.hosts)
+        command = parse_command(origin, text, self.req.hosts, keys)
         if command is not None:
             self.on_command(command)
 

@@ -208,7 +208,7 @@ class Events:
         x = (float(e.clientX) - float(box.left)) * scale
         y = (float(e.clientY) - float(box.top)) * scale
         hx, hy = self.view.shown[p.cards[0]]
-        return layout.drop_target(Rect(hx, hy, layout.card_w, layout.card_h), x, y)
+        return layout.drop_target(Rect(hx, hy, layout.card_w, layout.card_h), x, y, source=p.pile)
 
     def _light_landing(self, p: Press, over: Pile | None) -> None:
         """Light up where the cards would land if let go now (the session says; nothing changes)."""

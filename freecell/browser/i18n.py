@@ -24,16 +24,15 @@ def browser_language() -> str:
 
 
 async def fetch_catalogue(lang: str) -> Catalogue | None:
-    """The catalogue of ``lang`` (one of :data:`LANGUAGES`), or ``None`` if it cannot be had."""
-    from pyodide.http import pyfetch
+    """The catalogue of ``lang`` (one of :data:`LANGUAGES`), or ``None`` if it cannot be had.
 
+    boot.js loads it (``window.freecellCatalogue``), as it loaded the first one.
+    """
     if lang not in LANGUAGES:
         return None
     try:
-        resp = await pyfetch(f"./static/i18n/{lang}.json")
-        if not resp.ok:
-            return None
-        return Catalogue.from_json(lang, await resp.string())
+        data = await window.freecellCatalogue(lang)
+        return Catalogue.from_json(lang, str(JSON.stringify(data.messages)))
     except Exception:
         return None
 
@@ -63,14 +62,8 @@ async def load_catalogue(wanted: str | None = None) -> tuple[Catalogue, bool]:
 
 
 def translate_page(cat: Catalogue) -> None:
-    """Every static label of the page in ``cat``'s language (as boot.js does at load)."""
-    document.documentElement.lang = cat.lang
-    for el in document.querySelectorAll("[data-i18n]"):
-        el.textContent = cat.t(str(el.getAttribute("data-i18n")))
-    for el in document.querySelectorAll("[data-i18n-title]"):
-        el.setAttribute("title", cat.t(str(el.getAttribute("data-i18n-title"))))
-    for el in document.querySelectorAll("[data-i18n-aria-label]"):
-        el.setAttribute("aria-label", cat.t(str(el.getAttribute("data-i18n-aria-label"))))
+    """Every static label of the page in ``cat``'s language (boot.js does it: ``freecellTranslate``)."""
+    window.freecellTranslate(JSON.parse(json.dumps(cat.messages)), cat.lang)
 
 
 def language_name(code: str) -> str:

@@ -39,7 +39,7 @@ from ..engine import apply_move, check_move
 from ..piles import Move, MoveError
 from ..position import Position
 from ..rules import Rules
-from ..solver import Solver
+from ..solver import quick_hint
 
 HINT_BUDGET_MS = 3000
 DEEP_BUDGET_MS = 20000  # the background search that follows an unfinished one
@@ -47,7 +47,6 @@ FINISH_STEP_MS = 140
 MAX_KNOWN = 600  # positions remembered (a solution of 150 moves is 150 of them)
 MAX_REPLY_MOVES = 2000
 MAX_PATH_MOVES = 400  # a known solution sent along (freecell.worker.MAX_PATH_MOVES)
-QUICK_NODES = 60  # the page's own search for an instant hint
 DIFFICULTIES = ("easy", "medium", "hard")
 
 
@@ -197,15 +196,6 @@ class HintBar:
     back: int | None = None  # turns to undo to the last winnable position (unsolvable only)
 
 
-def quick_hint(pos: Position, rules: Rules) -> Move | None:
-    """A sensible move found at once by a small search (``None``: no move at all)."""
-    solver = Solver(pos, rules)
-    result = solver.run(max_nodes=QUICK_NODES)
-    if result is not None and result.moves:
-        return result.moves[0]
-    return solver.best_move()
-
-
 class Analysis:
     """Verdicts known, the search in flight, the hint on show, Finish."""
 
@@ -216,6 +206,7 @@ class Analysis:
         self.asking: Position | None = None  # the position the foreground search is about
         self.deep = False  # that search is the background one after a fallback
         self.background: Position | None = None  # an ancestor's search going on behind it
+        self.deepened: set[Position] = set()  # searches given the long budget already
         self.wants_hint = False
         self.bar: HintBar | None = None
         self.winnability = True
@@ -332,10 +323,31 @@ class Analysis:
         return line[-2], k.rest
 
     def deep_ask(self, pos: Position) -> Ask:
-        """Go on with an unfinished search of ``pos`` (the worker resumes it)."""
+        """Go on with an unfinished search of ``pos`` (the worker resumes it), once."""
         self.asking = pos
         self.deep = True
+        self.deepened.add(pos)
+        if len(self.deepened) > MAX_KNOWN:
+            self.deepened.clear()
         return Ask(pos, self.rules, DEEP_BUDGET_MS, self.background)
+
+    def deepen_ancestor(self, line: Sequence[Position], pos: Position) -> list[Ask]:
+        """The search of ``pos``, earlier on the line of play, ran out of its budget: go on behind.
+
+        Its proof would answer every position after it, so it gets the long
+        budget once, in the background of the position on the table (asked
+        again, as the worker holds one search in front and one behind).
+        """
+        if pos in self.deepened or pos in self.known or self.background not in (None, pos):
+            return []
+        current = line[-1]
+        out = [self.deep_ask(pos)]  # it is the search in front for a moment
+        if self.verdict_on(line) is Verdict.UNKNOWN and not current.is_won() and self.winnability:
+            out.append(Ask(current, self.rules, HINT_BUDGET_MS, pos, self._path(line)))
+            self.asking, self.deep, self.background = current, False, pos
+        else:  # nothing to ask about the position on the table: the ancestor's search alone
+            self.background = None
+        return out
 
     def answered(self, pos: Position, reply: Reply) -> None:
         """A reply about ``pos`` came (the search of it is over, unless it is resumed)."""

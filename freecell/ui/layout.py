@@ -158,20 +158,29 @@ class Layout:
                 out[c] = Spot(Pile(COLUMN, i), j, r.x, r.y + j * step)
         return out
 
-    def drop_target(self, card_rect: Rect, x: float, y: float) -> Pile | None:
-        """The pile a dragged card lands on: the one it overlaps most, else under the pointer."""
+    def drop_target(self, card_rect: Rect, x: float, y: float, source: Pile | None = None) -> Pile | None:
+        """The pile a dragged card lands on: the one under the pointer, else the one it overlaps most.
+
+        The pointer is where the player aims (a card held by its top strip
+        hangs over the column below a free cell it is dropped on); over the
+        ``source`` pile itself, or between piles, the card's overlap decides.
+
+        >>> layout = compute_layout(800, 600)
+        >>> cell_a = layout.cells[0]
+        >>> over = Rect(cell_a.x, cell_a.y + cell_a.h * 0.8, layout.card_w, layout.card_h)
+        >>> layout.drop_target(over, cell_a.x + 5, cell_a.y + cell_a.h * 0.9).text()
+        'a'
+        """
+        for pile, r in self.piles():
+            if pile != source and r.contains(x, y):
+                return pile
         best: Pile | None = None
         best_area = 0.0
         for pile, r in self.piles():
             a = r.overlap(card_rect)
             if a > best_area:
                 best, best_area = pile, a
-        if best is not None:
-            return best
-        for pile, r in self.piles():
-            if r.contains(x, y):
-                return pile
-        return None
+        return best
 
 
 def gap_needed(card_w: float) -> float:

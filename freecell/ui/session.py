@@ -52,6 +52,7 @@ from .speech import selection_sentence, turn_sentence
 from .start import StartRequest
 from .store import CHOICE_SETTINGS, FLAG_SETTINGS, Settings
 from .table import Outcome, Selection, TableState
+from .text import isolate
 
 # Settings that change only how the table looks: the page draws again.
 LOOK_SETTINGS = ("four-colour", "large-cards", "left-handed", "speed", "theme")
@@ -121,13 +122,13 @@ class Session:
         n = pos.foundations[sel.pile.index]
         return {(n - 1) * 4 + sel.pile.index} if n else set()
 
+    def can_undo(self) -> bool:
+        """Undo can do something: take back a turn, or go back to the game New deal (or Replay) left."""
+        return self.game.can_undo() or (not self.game.moves and self.progress.left is not None)
+
     @property
     def finishing(self) -> bool:
         return self.analysis.finishing
-
-    def can_undo(self) -> bool:
-        """Whether Undo does something: a turn to take back, or on a fresh deal the game left for it."""
-        return self.game.can_undo() or (not self.game.moves and self.progress.left is not None)
 
     def can_finish(self) -> bool:
         return self.game.can_finish() or self.analysis.finishing
@@ -154,7 +155,7 @@ class Session:
         effects = list(change.effects)
         message, announce = change.message, change.announce
         if req.error:
-            message = Message(self.cat.t(req.error, text=req.error_text), "url")
+            message = Message(self.cat.t(req.error, text=isolate(req.error_text)), "url")
             announce = message.text
         if boot.storage_refused:
             self._show_notice("refused")
@@ -456,7 +457,6 @@ class Session:
     def solver_reply(self, pos: Position, reply: an.Reply) -> Change:
         """The worker answered about ``pos`` (a typed reply: see :func:`freecell.ui.analysis.parse_reply`)."""
         a = self.analysis
-        deep = a.deep and pos == a.asking
         a.answered(pos, reply)
         line = self.line()
         if isinstance(reply, an.SolverFailure):
@@ -476,8 +476,10 @@ class Session:
         effects: list[Effect] = []
         current = pos == line[-1]
         verdict = a.verdict_on(line)
-        if current and reply.verdict is an.Verdict.UNKNOWN and not deep:
+        if current and reply.verdict is an.Verdict.UNKNOWN and pos not in a.deepened:
             effects.append(AskEffect(a.deep_ask(pos)))  # the worker resumes the same search
+        elif not current and reply.verdict is an.Verdict.UNKNOWN:
+            effects += [AskEffect(ask) for ask in a.deepen_ancestor(line, pos)]
         elif not current and verdict is an.Verdict.UNSOLVABLE and a.asking is not None:
             a.asking = None  # an ancestor was proven lost: the search of this position is moot
             effects.append(CancelSolver())

@@ -42,7 +42,16 @@ from freecell.game import Game
 from freecell.piles import Move
 from freecell.position import Position
 
-from .helpers import READY_TIMEOUT, STEP_TIMEOUT, expect_layout, expect_status, play_move_on_page, wait_ready
+from .helpers import (
+    READY_TIMEOUT,
+    STEP_TIMEOUT,
+    card_point,
+    expect_layout,
+    expect_status,
+    pile_point,
+    play_move_on_page,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -228,11 +237,24 @@ def test_hostile_messages_are_ignored(open_context: Any, site: str, host_server:
                              window.sendToGame(o); }""")
     frame.wait_for_function("(n) => window.__received > n", arg=before)
     expect_status(frame, "deal", DEAL)
+    # an extra field set to undefined (JSON.stringify would drop it): not the documented shape
+    before = frame.evaluate("() => window.__received")
+    page.evaluate("""() => window.sendToGame({source: "freecell-host", type: "new", extra: undefined})""")
+    frame.wait_for_function("(n) => window.__received > n", arg=before)
+    expect_status(frame, "deal", DEAL)
     assert frame.evaluate("() => window.__fc_pwned") is None
     assert frame.locator("body img").count() == 0
-    # the one shape that is accepted, from the allowed origin: it works
+    # the one shape that is accepted, from the allowed origin: it works, and a drag held
+    # meanwhile is cancelled (it does not play on the new deal)
+    x, y = card_point(frame, "QH")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 15, y + 15, steps=3)
     send(page, frame, {"source": "freecell-host", "type": "deal", "deal": 5})
     expect_status(frame, "deal", 5)
+    page.mouse.move(*pile_point(frame, "2"), steps=4)
+    page.mouse.up()
+    expect_status(frame, "moves", 0)
     expect_layout(frame, Position.deal(5))
 
 

@@ -622,6 +622,13 @@ def test_reduced_motion_turns_animations_off(page: Any, site: str) -> None:
     assert page.evaluate(duration) == "0s"
 
 
+# The ink of a card's rank: the sprite's elements are inside its <use>, so a probe with the
+# rank's classes in the card's group (it inherits the same custom properties) reads it.
+INK_JS = """(c) => { const g = document.querySelector(`g.card[data-card='${c}']`);
+  const t = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+  t.setAttribute('class', 'card-rank suit-' + c.slice(-1).toLowerCase());
+  g.appendChild(t); const fill = getComputedStyle(t).fill; t.remove(); return fill; }"""
+
 CONTRAST_JS = """([cardsel]) => {
   const rgb = (s) => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
   const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
@@ -631,10 +638,17 @@ CONTRAST_JS = """([cardsel]) => {
     return (x + 0.05) / (y + 0.05);
   };
   const out = {};
+  // The printed ranks and suits are the sprite's, inside each card's <use>: a probe with the
+  // same classes, in the card's group, gets the same ink (the custom properties it inherits).
   for (const g of document.querySelectorAll(cardsel)) {
     const bg = rgb(getComputedStyle(g.querySelector('.card-bg')).fill);
-    for (const t of g.querySelectorAll('.card-rank, .card-suit')) {
-      out[g.dataset.card + ' ' + t.getAttribute('class')] = ratio(rgb(getComputedStyle(t).fill), bg);
+    const suit = 'suit-' + g.dataset.card.slice(-1).toLowerCase();
+    for (const cls of ['card-rank ' + suit, 'card-suit ' + suit]) {
+      const t = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+      t.setAttribute('class', cls);
+      g.appendChild(t);
+      out[g.dataset.card + ' ' + cls] = ratio(rgb(getComputedStyle(t).fill), bg);
+      t.remove();
     }
   }
   const felt = rgb(getComputedStyle(document.body).backgroundColor);
@@ -675,14 +689,16 @@ def test_card_and_table_colours_meet_aa(page: Any, site: str, theme: str) -> Non
 def test_four_colours_and_large_cards_apply_at_once(page: Any, site: str) -> None:
     open_page(page, board_url(site, RUN_BOARD))
     open_look_settings(page)
-    fill = "(c) => getComputedStyle(document.querySelector(`g.card[data-card='${c}'] .card-rank`)).fill"
+    fill = INK_JS
     assert page.evaluate(fill, "TC") == page.evaluate(fill, "KS")  # black and black
     page.locator("[data-setting=four-colour]").check()
     page.wait_for_function(f"() => ({fill})('TC') !== ({fill})('KS')")
     assert page.evaluate(fill, "9D") != page.evaluate(fill, "QH")  # diamonds no longer red
-    size = ("(c) => { const t = document.querySelector(`g.card[data-card='${c}'] .card-rank`);"
-            " const bg = document.querySelector(`g.card[data-card='${c}'] .card-bg`);"
-            " return Number(t.getAttribute('font-size')) / Number(bg.getAttribute('width')); }")
+    # the rank's size against the card's width: the face's symbol (its viewBox is the card)
+    size = ("(c) => { const use = document.querySelector(`g.card[data-card='${c}'] use`);"
+            " const face = document.querySelector(use.getAttribute('href'));"
+            " return Number(face.querySelector('.card-rank').getAttribute('font-size'))"
+            " / face.viewBox.baseVal.width; }")
     assert page.evaluate(size, "6S") < 0.45
     page.locator("[data-setting=large-cards]").check()
     page.wait_for_function(f"() => ({size})('6S') > 0.45")

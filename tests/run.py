@@ -1,0 +1,94 @@
+"""The whole test set-up and the whole suite, on a fresh machine: ``python3 tests/run.py``.
+
+1. the pinned test tools (``requirements-dev.txt``);
+2. a browser for Playwright: Debian's ``/usr/bin/chromium`` when it is there;
+   else, as root with apt, Debian's ``chromium`` (and ``freecell-solver-bin``,
+   fc-solve, for the differential solver tests, which are skipped without it);
+   else Playwright's own Chromium (``python3 -m playwright install
+   chromium``); one clear line and exit status 2 when none of these works;
+3. the site, built once (``build.py``), for every browser test;
+4. the suite (unit tests, properties, browser tests, ruff, mypy) on every core
+   (pytest-xdist, a file per worker), with any arguments given passed on.
+
+``.ci/run`` runs exactly this.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def say(text: str) -> None:
+    print(f"tests/run.py: {text}", flush=True)
+
+
+def run(*cmd: str, quiet: bool = False) -> int:
+    out = subprocess.DEVNULL if quiet else None
+    return subprocess.run(cmd, cwd=ROOT, stdout=out, check=False).returncode
+
+
+def apt_install(*packages: str) -> bool:
+    """Debian packages, when this runs as root on a system with apt."""
+    if not (hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get")):
+        return False
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], env=env, check=False, stdout=subprocess.DEVNULL)
+    done = subprocess.run(["apt-get", "install", "-y", "-qq", *packages], env=env, check=False,
+                          stdout=subprocess.DEVNULL)
+    return done.returncode == 0
+
+
+def playwright_has_chromium() -> bool:
+    code = ("import os, sys\nfrom playwright.sync_api import sync_playwright\n"
+            "with sync_playwright() as p: sys.exit(0 if os.path.exists(p.chromium.executable_path) else 1)")
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+
+
+def browser() -> bool:
+    """A Chromium for Playwright (see the module docstring); whether there is one now."""
+    if CHROMIUM.exists():
+        return True
+    say("no /usr/bin/chromium: installing Debian's chromium")
+    if apt_install("chromium") and CHROMIUM.exists():
+        return True
+    if playwright_has_chromium():
+        return True
+    say("installing Playwright's own Chromium")
+    return run(sys.executable, "-m", "playwright", "install", "chromium") == 0 and playwright_has_chromium()
+
+
+def main(argv: list[str]) -> int:
+    if run(sys.executable, "-m", "pip", "install", "-q", "-r", "requirements-dev.txt") != 0:
+        say("the pinned test tools could not be installed (pip install -r requirements-dev.txt failed)")
+        return 2
+    if not browser():
+        say("no browser for the browser tests: install Debian's chromium (apt-get install chromium), "
+            "or let `python3 -m playwright install chromium` download one")
+        return 2
+    if not shutil.which("fc-solve") and not apt_install("freecell-solver-bin"):
+        say("fc-solve not found: its differential tests are skipped")
+    sys.path.insert(0, str(ROOT))
+    import build
+
+    try:
+        dist = build.build()
+    except build.BuildError as e:
+        say(f"the site cannot be built: {e}")
+        return 2
+    env = {**os.environ, "FREECELL_TEST_DIST": str(dist)}
+    jobs = os.environ.get("FREECELL_TEST_JOBS") or str(min(os.cpu_count() or 1, 2))
+    spread = ["-n", jobs, "--dist", "loadfile"] if jobs != "1" else []
+    cmd = [sys.executable, "-m", "pytest", *spread, *argv]
+    return subprocess.run(cmd, cwd=ROOT, env=env, check=False).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
