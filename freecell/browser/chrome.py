@@ -108,12 +108,17 @@ class Chrome:
         key = (tuple((i.text, i.hidden) for plan in plans for i in plan), len(time_text), room)
         if key == self._fit_key:
             return self._fit_choice
-        widths = [[self._width("time", time_text)]
-                  + [0.0 if i.hidden or not i.text else self._width(i.name, _prefixed(i)) for i in plan]
-                  for plan in plans]
+        clock = self._width("time", time_text)
+        choice = len(plans) - 1  # none fits: the shortest, cut short by the style sheet
+        for i, plan in enumerate(plans):  # measured one plan at a time: most often the first fits
+            widths = [clock] + [0.0 if it.hidden or not it.text else self._width(it.name, _prefixed(it))
+                                for it in plan]
+            if screen.fits(widths, room - 2.0, gap):
+                choice = i
+                break
         self._fit_key = key
-        self._fit_choice = screen.first_fit(widths, room - 2.0, gap)
-        return self._fit_choice
+        self._fit_choice = choice
+        return choice
 
     def _width(self, name: str, text: str) -> float:
         """How wide ``text`` is in the font of the status item ``name``."""

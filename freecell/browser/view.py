@@ -117,7 +117,7 @@ class TableView:
         self.selected: set[Card] = set()
         self.marked: dict[str, str] = {}
         self.hinted: set[Card] = set()
-        self.animations: list[Any] = []
+        self.animations: dict[Card, Any] = {}  # each card's running animation
         self.landing: set[Card] = set()  # cards just dragged: they glide from where they were let go
         self.drop_mark: tuple[str, Card | None] | None = None  # the pile (and its top card) lit up
         self.animate = True
@@ -226,11 +226,11 @@ class TableView:
         self.tab_stop = None  # the areas are new: the page places the focus again
 
     # --- drawing -------------------------------------------------------
-    def finish_animations(self) -> None:
-        for a in self.animations:
+    def finish_animations(self, cards: set[Card] | None = None) -> None:
+        """End running animations at once (of ``cards`` only, if given): the cards are where they go."""
+        for c in list(self.animations) if cards is None else [c for c in cards if c in self.animations]:
             with contextlib.suppress(Exception):  # an animation already gone is fine
-                a.finish()
-        self.animations = []
+                self.animations.pop(c).finish()
 
     def show(self, pos: Position, frames: list[Position] | None = None,
              animate: bool = True) -> None:
@@ -238,18 +238,19 @@ class TableView:
         layout = self.layout
         if layout is None:
             return
-        self.finish_animations()
         spots = layout.spots(pos)
         landing, self.landing = self.landing, set()
         # the cards that move (or glide back from a drag) are drawn above the others, lower ones later
         moved = {c for c in range(52) if self.where.get(c) != (spots[c].pile.text(), spots[c].index)}
-        moved |= landing
+        self.animations = {c: a for c, a in self.animations.items() if str(a.playState) == "running"}
+        moved |= landing | set(self.animations)  # and the ones still gliding from the last change
         order = sorted(range(52), key=lambda c: (c in moved, spots[c].index, c))
         if order != self.order:
             for c in order:
                 self.cards_g.appendChild(self.card_el[c])
             self.order = order
         glide = animate and self.animate
+        before = dict(self.shown)
         paths: dict[Card, list[tuple[float, float]]] = {}
         if glide and frames and len(frames) > 1:
             per_frame = [layout.spots(p) for p in frames[:-1]]
@@ -272,6 +273,9 @@ class TableView:
             if old != new:
                 el.style.transform = _transform(*new)
                 self.shown[c] = new
+        # a card that goes somewhere else now stops its glide; the others glide on (Finish's next
+        # card does not cut the last one short)
+        self.finish_animations({c for c in range(52) if c in paths or self.shown.get(c) != before.get(c)})
         self._play(paths)
 
     def _play(self, paths: dict[Card, list[tuple[float, float]]]) -> None:
@@ -301,8 +305,8 @@ class TableView:
                 keys.append({"offset": at[k] / total, "transform": _transform(*pts[k]), "easing": "linear"})
             if keys[-1]["offset"] != 1.0:
                 keys.append({"offset": 1.0, "transform": keys[-1]["transform"], "easing": "linear"})
-            anim = self.card_el[c].animate(_js(keys), _js({"duration": total, "easing": "linear"}))
-            self.animations.append(anim)
+            timing = {"duration": total, "easing": "linear"}
+            self.animations[c] = self.card_el[c].animate(_js(keys), _js(timing))
 
     def mark_drop(self, pile: str | None, card: Card | None = None) -> None:
         """Light up the pile a drag would land on (and its top card); ``None``: none."""

@@ -97,21 +97,25 @@ def status_plans(cat: Catalogue, items: list[Item], level: str | None) -> list[l
     return plans
 
 
-def first_fit(widths: list[list[float]], room: float, gap: float) -> int:
-    """The first plan whose shown items (their widths, 0 for one not shown) and gaps fit in ``room``.
+def fits(widths: list[float], room: float, gap: float) -> bool:
+    """Whether items of these widths (0: not shown) and the gaps between them fit in ``room``.
 
-    The last plan if none does (the bar then cuts its texts short).
+    >>> fits([60, 0, 50], room=120, gap=10), fits([60, 40, 50], room=120, gap=10)
+    (True, False)
+    """
+    shown = [w for w in widths if w > 0]
+    return sum(shown) + gap * max(0, len(shown) - 1) <= room
+
+
+def first_fit(widths: list[list[float]], room: float, gap: float) -> int:
+    """The first plan whose items fit in ``room`` (:func:`fits`); the last if none does.
 
     >>> first_fit([[60, 40, 50], [60, 0, 50]], room=130, gap=10)
     1
     >>> first_fit([[60, 40, 50]], room=100, gap=10)
     0
     """
-    for i, plan in enumerate(widths):
-        shown = [w for w in plan if w > 0]
-        if sum(shown) + gap * max(0, len(shown) - 1) <= room:
-            return i
-    return max(0, len(widths) - 1)
+    return next((i for i, plan in enumerate(widths) if fits(plan, room, gap)), max(0, len(widths) - 1))
 
 
 def time_item(cat: Catalogue, game: Game) -> Item:
