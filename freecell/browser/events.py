@@ -25,7 +25,7 @@ from typing import Any
 from js import document, performance, window
 from pyodide.ffi import jsnull
 
-from ..piles import CELL, COLUMN, FOUNDATION, MoveError, Pile
+from ..piles import MoveError, Pile
 from ..ui.change import Change, Message
 from ..ui.focus import KEYS, shortcut
 from ..ui.layout import Rect
@@ -216,18 +216,7 @@ class Events:
             return
         self._over = over
         land = self.session.landing(p.pile, p.index, over)
-        if land is None:
-            self.view.mark_drop(None)
-            return
-        pos = self.session.position
-        top: int | None = None
-        if land.kind == COLUMN and pos.columns[land.index]:
-            top = pos.columns[land.index][-1]
-        elif land.kind == CELL:
-            top = pos.cells[land.index]
-        elif land.kind == FOUNDATION and pos.foundations[land.index]:
-            top = (pos.foundations[land.index] - 1) * 4 + land.index
-        self.view.mark_drop(land.text(), top)
+        self.view.mark_drop(None if land is None else land.text())
 
     def on_pointer_up(self, e: Any) -> None:
         p = self.press

@@ -273,14 +273,15 @@ class TableView:
             if old != new:
                 el.style.transform = _transform(*new)
                 self.shown[c] = new
-        # a card that goes somewhere else now stops its glide; the others glide on (Finish's next
-        # card does not cut the last one short)
+        # a card that moves now (or is put elsewhere) stops its glide; the others glide on (Finish's
+        # next card does not cut the last one short)
+        paths = {c: pts for c, pts in paths.items() if any(p != pts[0] for p in pts)}
         self.finish_animations({c for c in range(52) if c in paths or self.shown.get(c) != before.get(c)})
         self._play(paths)
 
     def _play(self, paths: dict[Card, list[tuple[float, float]]]) -> None:
         """Animate each card along its points, frame by frame on one timeline (see the module doc)."""
-        moving = {c: pts for c, pts in paths.items() if any(p != pts[0] for p in pts)}
+        moving = paths  # only cards that move
         if not moving:
             return
         n = max(len(pts) for pts in moving.values()) - 1
@@ -308,11 +309,12 @@ class TableView:
             timing = {"duration": total, "easing": "linear"}
             self.animations[c] = self.card_el[c].animate(_js(keys), _js(timing))
 
-    def mark_drop(self, pile: str | None, card: Card | None = None) -> None:
-        """Light up the pile a drag would land on (and its top card); ``None``: none."""
-        mark = None if pile is None else (pile, card)
-        if mark == self.drop_mark:
+    def mark_drop(self, pile: str | None) -> None:
+        """Light up the pile a drag would land on, and the card on top of it; ``None``: none."""
+        if pile == (None if self.drop_mark is None else self.drop_mark[0]):
             return
+        on_it = [(index, c) for c, (name, index) in self.where.items() if name == pile]
+        mark = None if pile is None else (pile, max(on_it)[1] if on_it else None)
         if self.drop_mark is not None:
             old_pile, old_card = self.drop_mark
             el = self.pile_el.get(old_pile)
@@ -321,12 +323,12 @@ class TableView:
             if old_card is not None:
                 self.card_el[old_card].classList.remove("drop-target")
         self.drop_mark = mark
-        if pile is not None:
-            el = self.pile_el.get(pile)
+        if mark is not None:
+            el = self.pile_el.get(mark[0])
             if el is not None:
                 el.classList.add("drop-ok")
-            if card is not None:
-                self.card_el[card].classList.add("drop-target")
+            if mark[1] is not None:
+                self.card_el[mark[1]].classList.add("drop-target")
 
     def mark(self, marks: dict[str, str], cards: dict[Card, str] | None = None,
              areas: set[str] | None = None) -> None:
