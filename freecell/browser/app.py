@@ -141,8 +141,11 @@ class Page:
         self.bindings.frame(self._relayout)
 
     def _relayout(self) -> None:
+        """Another size: the table, the status bar (what fits on its line) and the floating bars anew."""
         self._layout_pending = False
+        self.chrome.resized()
         self.draw(animate=False)
+        self.chrome.render(self.session)
 
     def draw(self, frames: list[Position] | None = None, animate: bool = True) -> None:
         """Fit the layout to the table's box, then show the game (through ``frames``)."""
@@ -231,9 +234,7 @@ class Page:
         if layout is None:
             return
         st = s.settings
-        items = screen.status_items(s.cat, s.game, s.variant(), s.level, s.verdict(),
-                                    show_score=st.flag("score"), show_winnable=st.flag("winnability"))
-        status = [(i.name, i.text, i.hidden) for i in items]
+        status = list(self.chrome.status_shown)  # what fits on the bar at this size, as shown
         status.append(("time", screen.time_item(s.cat, s.game).text, False))
         classes = [name for name in TABLE_CLASSES if st.flag(name)]
         self._write(KEY_DRAWN, drawn_record(layout, s.position, deal=s.game.deal, variant=s.variant(),

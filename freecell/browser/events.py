@@ -83,6 +83,7 @@ class Events:
         self.svg = document.getElementById("table")
         self.area = document.getElementById("table-area")
         self.press: Press | None = None
+        self._over: Pile | None = None  # the pile a drag is over (its landing is lit up)
         self.longpress = LongPress(session, view, self.area, bindings,
                                    on_select=self._picked, announce=access.announce)
         self.settings_panel: SettingsPanel | None = None
@@ -126,6 +127,7 @@ class Events:
         self.longpress.press = None
         if self.longpress.is_open:
             self.longpress.cancel()
+        self._over = None
         if p is not None and p.dragging:
             self.view.drag_end(p.cards)
 
@@ -150,6 +152,7 @@ class Events:
             self.apply(self.session.stop_watch())
         if self.press is not None:
             return
+        self.view.finish_animations()  # a new press never waits for a card still gliding
         target = e.target
         card_el = closest(target, "[data-card]")
         pile_el = closest(target, "[data-pile]")
@@ -199,6 +202,26 @@ class Events:
             self.view.drag_begin(p.cards)
         _, scale = self._svg_scale()
         self.view.drag_to(p.cards, p.base, dx * scale, dy * scale)
+        self._light_landing(p, self._drop_target(p, e))
+
+    def _drop_target(self, p: Press, e: Any) -> Pile | None:
+        """The pile the dragged cards are over: the one their first card overlaps most, else the pointer's."""
+        layout = self.view.layout
+        if layout is None or not p.cards:
+            return None
+        box, scale = self._svg_scale()
+        x = (float(e.clientX) - float(box.left)) * scale
+        y = (float(e.clientY) - float(box.top)) * scale
+        hx, hy = self.view.shown[p.cards[0]]
+        return layout.drop_target(Rect(hx, hy, layout.card_w, layout.card_h), x, y, source=p.pile)
+
+    def _light_landing(self, p: Press, over: Pile | None) -> None:
+        """Light up where the cards would land if let go now (the session says; nothing changes)."""
+        if p.pile is None or over == self._over:
+            return
+        self._over = over
+        land = self.session.landing(p.pile, p.index, over)
+        self.view.mark_drop(None if land is None else land.text())
 
     def on_pointer_up(self, e: Any) -> None:
         p = self.press
@@ -216,15 +239,11 @@ class Events:
             return
         s = self.session
         if p.dragging:
+            dst = self._drop_target(p, e)
+            self._over = None
             self.view.drag_end(p.cards)
-            layout = self.view.layout
-            if layout is None or p.pile is None:
+            if self.view.layout is None or p.pile is None:
                 return
-            box, scale = self._svg_scale()
-            x = (float(e.clientX) - float(box.left)) * scale
-            y = (float(e.clientY) - float(box.top)) * scale
-            hx, hy = self.view.shown[p.cards[0]]
-            dst = layout.drop_target(Rect(hx, hy, layout.card_w, layout.card_h), x, y, source=p.pile)
             self.access.point_at(dst, -1)
             self.apply(s.drop(p.pile, p.index, dst))
             return

@@ -13,8 +13,9 @@ A game on the table is ``fresh`` (no move yet), ``open`` (started) or
 ``done`` (won).  Its first move makes it played (and tells the host
 "started"); its last card makes it won ("won").  A started game is
 abandoned (the streak ends) only when it is really left: replayed from its
-start, or dropped from the list of unfinished games.  Leaving it for another
-deal keeps it in that list, to be resumed.
+start (at the replay's first move: until then Undo brings it back), or
+dropped from the list of unfinished games.  Leaving it for another deal
+keeps it in that list, to be resumed.
 
 A game whose solution the player watches (:mod:`freecell.ui.playback`) is
 ``watched``: it is never won in the statistics (a started one counts as
@@ -86,6 +87,7 @@ class Progress:
         self.state = FRESH
         self.failure = FailureNotice()
         self.left: str | None = None  # the game this tab left for a new deal, kept in the list
+        self.left_replayed = False  # that game was left for a replay of it: gone at the first move
         self.stats_failed = False
 
     # --- the games ----------------------------------------------------------------
@@ -110,8 +112,13 @@ class Progress:
         """The most recent unfinished game of that deal, if there is one."""
         return self.store.find(deal, variant or "freecell")
 
-    def adopt(self, game: Game, restored: bool = False) -> list[Effect]:
-        """A game came on the table: dealt (this tab's from now on), or restored with its history."""
+    def adopt(self, game: Game, restored: bool = False, replay: bool = False) -> list[Effect]:
+        """A game came on the table: dealt (this tab's from now on), or restored with its history.
+
+        ``replay``: the new game is the same deal again (Replay); the game left
+        is then abandoned, and dropped from the list, at the replay's first move.
+        """
+        self.left_replayed = False
         if restored:
             self.state = DONE if game.is_won() else (OPEN if game.moves or game.can_redo() else FRESH)
             gid = self.game_id
@@ -120,6 +127,7 @@ class Progress:
         else:
             left = self.store.start(game)
             self.left = left.id if left.kept and self.state == OPEN else None
+            self.left_replayed = replay and self.left is not None
             if self.state == OPEN and left.id is not None and not left.kept:
                 self._count(Abandoned(left.id))  # never saved: gone with no way back
             self.state = FRESH
@@ -133,6 +141,10 @@ class Progress:
             return [SaveGame()]
         if self.state == FRESH:
             self.state = OPEN
+            if self.left is not None and self.left_replayed:  # the replay goes on: the game left is gone
+                self.store.discard(self.left)
+                self._count(Abandoned(self.left))
+                self.left, self.left_replayed = None, False
             if gid is not None:
                 self._count(Started(gid, game_key(game)))
             out.append(TellHost("started"))
@@ -158,14 +170,6 @@ class Progress:
             self._count(Abandoned(gid))
         if self.state != DONE:
             self.state = WATCHED
-
-    def replayed(self) -> list[Effect]:
-        """The deal starts over (Replay): a started game is abandoned."""
-        gid = self.game_id
-        if self.state == OPEN and gid is not None:
-            self._count(Abandoned(gid))
-        self.state = FRESH
-        return [SaveGame(whole=True)]
 
     def save(self, game: Game) -> str | None:
         """Write what changed; the notice to show, if any (``storage``, ``other-tab``)."""

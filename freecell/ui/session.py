@@ -179,7 +179,7 @@ class Session:
         return {(n - 1) * 4 + sel.pile.index} if n else set()
 
     def can_undo(self) -> bool:
-        """Undo can do something: take back a turn, or go back to the game New deal left."""
+        """Undo can do something: take back a turn, or go back to the game New deal (or Replay) left."""
         return self.game.can_undo() or (not self.game.moves and self.progress.left is not None)
 
     @property
@@ -282,7 +282,8 @@ class Session:
 
     def _new_game(self, deal: int | None = None, position: Position | None = None,
                   restored: Game | None = None, variant: str | None = None, resumed: bool = True,
-                  linked: Game | None = None) -> Change:
+                  linked: Game | None = None, fresh: Game | None = None,
+                  replay: bool = False) -> Change:
         s = self.settings
         self.drawn_at_random = False
         self.level = None
@@ -293,6 +294,8 @@ class Session:
             game = restored
         elif linked is not None:
             game = linked
+        elif fresh is not None:
+            game = fresh
         else:
             game = Game(deal, position=position, variant=variant or "freecell",
                         auto_move=s.flag("auto-move"), clock=self.clock)
@@ -307,7 +310,7 @@ class Session:
         effects: list[Effect] = []
         if game.deal is not None or linked is not None:
             effects.append(SetAddress())
-        effects += self.progress.adopt(game, restored=restored is not None)
+        effects += self.progress.adopt(game, restored=restored is not None, replay=replay)
         if restored is not None and resumed and (restored.moves or restored.can_redo()):
             if restored.clock.started and not restored.is_won():
                 restored.clock.start()  # it ran when the page closed
@@ -362,11 +365,27 @@ class Session:
 
     @_touches
     def drop(self, pile: Pile, index: int, dst: Pile | None) -> Change:
-        """Cards dragged from card ``index`` of ``pile`` released over ``dst`` (``None``: nowhere)."""
+        """Cards dragged from card ``index`` of ``pile`` released over ``dst`` (``None``: nowhere).
+
+        The player carried the cards there: they land in one step (the
+        frames skip a multi-card move's single-card steps), then the
+        auto-moves play one by one.
+        """
         out = self.table.drop(pile, index, dst)
         if out.kind == "deselected":  # dropped where it came from, or off the piles: back in place
             return Change(kind="deselected", redraw=True)
-        return self._outcome(out)
+        return self._outcome(replace(out, steps=()) if out.kind == "moved" else out)
+
+    def landing(self, pile: Pile, index: int, dst: Pile | None) -> Pile | None:
+        """Where cards dragged from card ``index`` of ``pile`` would land over ``dst``; ``None``: refused.
+
+        A pure query (the drag's highlight asks it as the pointer moves).
+        """
+        return self.table.landing(pile, index, dst)
+
+    def can_drop(self, pile: Pile, index: int, dst: Pile | None) -> bool:
+        """Whether releasing cards dragged from card ``index`` of ``pile`` over ``dst`` plays a move."""
+        return self.landing(pile, index, dst) is not None
 
     @_touches
     def play(self, move: Move) -> Change:
@@ -390,7 +409,7 @@ class Session:
         return Change(kind="none", redraw=True)
 
     def _refused(self, refusal: Refusal) -> Change:
-        text = self.cat.refusal(refusal)
+        text = self.cat.refusal(refusal, self.game.rules)
         return Change(kind="refused", redraw=True, message=Message(text, refusal.reason.value), announce=text)
 
     def _after_turn(self, turn: Turn, steps: tuple[Move, ...] = (), finishing: bool = False) -> Change:
@@ -455,16 +474,34 @@ class Session:
         change = self._after_turn(turn)  # says the move again
         return _with(change, kind="redone", message=Message(self.cat.t("msg.redone")))
 
+    def can_replay(self) -> bool:
+        """Whether Replay would change anything: the game has moves (played or undone)."""
+        return bool(self.game.moves or self.game.can_redo())
+
     @_touches
     def replay(self) -> Change:
-        """The deal again from its start (a started game is abandoned)."""
+        """The deal again from its start, as a new game of it.
+
+        A started game is kept (in the unfinished games) until the replay's
+        first move: Undo before that brings it back, moves and all, so one
+        stray key loses nothing; after it, the game is abandoned.
+        """
+        old = self.game
+        if not self.can_replay():
+            return Change()
         self.table.clear()
-        self.game.restart()
-        self.panel = None
         self.analysis.finishing = False
-        effects = [*self.progress.replayed(), *self._analyse()]
-        return Change(kind="jumped", redraw=True, game_changed=True, message=CLEAR,
-                      effects=tuple(effects))
+        fresh = Game(old.deal, position=old.start if old.deal is None else None,
+                     rules=old.rules if old.variant is None else None,
+                     variant=None if old.variant is None else old.variant.id,
+                     auto_move=old.auto_move, clock=self.clock)
+        change = self._new_game(fresh=fresh, replay=True)
+        words = [self.cat.t("msg.replayed", n=old.deal) if old.deal is not None else self.cat.t(
+            "msg.replayed_board")]
+        if self.progress.left is not None:
+            words.append(self.cat.t("msg.undo_brings_back"))
+        text = " ".join(words)
+        return _with(change, message=Message(text), announce=text)
 
     @_touches
     def back_to_winnable(self) -> Change:
