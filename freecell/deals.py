@@ -14,6 +14,7 @@ and adds one.  Deals -1 and -2 of the old game are not offered.
 from __future__ import annotations
 
 import random as _random
+from datetime import date
 
 from .cards import Card
 
@@ -138,3 +139,36 @@ def draw_deal(source: str = "all", rng: _random.Random | None = None) -> int:
     while source == "winnable" and deal in UNWINNABLE_DEALS:
         deal = random_deal_number(rng, MIN_DEAL, high)
     return deal
+
+
+# The deal of the day: the same for everyone on a date, from the winnable deals only.
+DAILY_MAX = DEFAULT_RANDOM_MAX
+_MASK64 = 2**64 - 1
+
+
+def _mix(x: int) -> int:
+    """SplitMix64's finaliser: a fixed, well-spread 64-bit hash (the same in every Python)."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return x ^ (x >> 31)
+
+
+def daily_deal(day: date) -> int:
+    """The deal of the day ``day``: a deal from 1 to 1,000,000 that can be won, the same everywhere.
+
+    A pure function of the date (the page passes its local date), so it
+    works offline with no server; deals proven unwinnable
+    (:data:`UNWINNABLE_DEALS`, every one of them in that range) are skipped.
+
+    >>> daily_deal(date(2025, 3, 14)) == daily_deal(date(2025, 3, 14)) != daily_deal(date(2025, 3, 15))
+    True
+    >>> daily_deal(date(2025, 3, 14))
+    773694
+    """
+    x = day.toordinal()
+    while True:
+        x = _mix(x)
+        deal = x % DAILY_MAX + 1
+        if deal not in UNWINNABLE_DEALS:
+            return deal

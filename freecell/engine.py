@@ -150,16 +150,19 @@ def check_move(pos: Position, move: Move, rules: Rules) -> Refusal | None:
     if target:
         base = target[-1]
         if base // 4 != head // 4 + 1:
-            return _R(Reason.NOT_ONE_LOWER)
+            return _R(Reason.NOT_ONE_LOWER, card=head, onto=base)
         if not rules.builds_on(head, base):
-            return _R(Reason.WRONG_COLOUR if rules.build is Build.ALTERNATE else Reason.WRONG_SUIT)
+            reason = Reason.WRONG_COLOUR if rules.build is Build.ALTERNATE else Reason.WRONG_SUIT
+            return _R(reason, card=head, onto=base)
         room = capacity(pos, rules)
     else:
         if rules.empty_column is EmptyColumn.KING and head // 4 + 1 != KING:
             return _R(Reason.KING_ONLY)
         room = capacity(pos, rules, to_empty_column=True)
     if count > room:
-        return _R(Reason.TOO_MANY_CARDS, count, room)
+        empty = sum(1 for c in pos.columns if not c) - (0 if target else 1)
+        return _R(Reason.TOO_MANY_CARDS, count, room, cells=pos.cells.count(None), columns=empty,
+                  onto=target[-1] if target else None)
     return None
 
 

@@ -6,8 +6,10 @@ column, whether cards may come back from a foundation.  Variants are values of
 this class, not subclasses.
 
 A refused move is described by a :class:`Refusal`: a :class:`Reason` code (the
-page translates it) and, for a sequence too long for the free space, both
-numbers.
+page translates it) and the numbers or cards that explain it: for a sequence
+too long for the free space, how many cards move, how many may, and the free
+cells and empty columns behind that; for a card put on the wrong one, both
+cards.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .cards import Card, is_red
+from .cards import Card, card_text, is_red
 
 
 class Build(StrEnum):
@@ -121,15 +123,32 @@ class Reason(StrEnum):
 
 @dataclass(frozen=True)
 class Refusal:
-    """A refused move: the reason and, for TOO_MANY_CARDS, the two numbers."""
+    """A refused move: the reason, and what the page needs to explain it with the real cards.
+
+    For TOO_MANY_CARDS: ``moving`` (cards the move asks to carry), ``capacity``
+    (cards the free space allows there), ``cells`` (empty free cells) and
+    ``columns`` (empty columns, the destination not counted when it is one of
+    them; under the kings-only rule they do not help, which shows as
+    ``capacity == cells + 1``), and ``onto``: the destination's exposed card,
+    ``None`` for an empty column.  For NOT_ONE_LOWER, WRONG_COLOUR and
+    WRONG_SUIT: ``card`` (the first card that moves) and ``onto`` (the card it
+    was put on).  Other refusals carry the reason alone.
+    """
 
     reason: Reason
-    moving: int = 0  # cards the move asks to carry
-    capacity: int = 0  # cards the free space allows
+    moving: int = 0
+    capacity: int = 0
+    cells: int = 0
+    columns: int = 0
+    card: Card | None = None
+    onto: Card | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"reason": self.reason.value}
         if self.reason is Reason.TOO_MANY_CARDS:
-            out["moving"] = self.moving
-            out["capacity"] = self.capacity
+            out.update(moving=self.moving, capacity=self.capacity, cells=self.cells, columns=self.columns)
+        for name in ("card", "onto"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = card_text(value)
         return out

@@ -86,7 +86,7 @@ def main(argv: list[str]) -> int:
     env = {**os.environ, "FREECELL_TEST_DIST": str(dist)}
     jobs = os.environ.get("FREECELL_TEST_JOBS") or str(min(os.cpu_count() or 1, 2))
     spread = ["-n", jobs, "--dist", "loadfile"] if jobs != "1" else []
-    cmd = [sys.executable, "-m", "pytest", *spread, *argv]
+    cmd = [sys.executable, "-m", "pytest", *spread, "--durations=15", *argv]
     return subprocess.run(cmd, cwd=ROOT, env=env, check=False).returncode
 
 

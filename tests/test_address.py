@@ -183,14 +183,14 @@ def test_a_game_without_moves_is_the_plain_deal() -> None:
 ])
 def test_a_tampered_link_gives_a_reason_and_the_plain_deal(query: str, reason: str) -> None:
     back = parse_link(query)
-    assert back.reason == reason and back.error == "moves.error.url"
+    assert back.reason == reason and back.error == "moves.error.url" and back.moves
     assert back.game is not None and back.game.deal == 617 and back.game.moves == 0
     assert back.error_text == clean(back.error_text) and len(back.error_text) <= 25  # shown as text
 
 
 def test_an_unknown_variant_in_a_link_gives_the_plain_classic_deal() -> None:
     back = parse_link("?deal=617&variant=klondike&moves=58")
-    assert back.reason == "variant.unknown" and back.error == "variant.error.url"
+    assert back.reason == "variant.unknown" and back.error == "variant.error.link" and back.moves
     assert back.game is not None and back.game.deal == 617 and back.game.moves == 0
     assert back.game.variant is not None and back.game.variant.id == "freecell"
 

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from freecell.cards import card_text, make_card
+from freecell.cards import card_text, make_card, parse_card
 from freecell.engine import (
     IllegalMoveError,
     apply_move,
@@ -189,26 +189,42 @@ def test_every_reason_code_is_exercised() -> None:
     assert seen >= set(Reason)
 
 
-def test_too_many_cards_carries_both_numbers() -> None:
+def test_too_many_cards_carries_the_numbers_that_explain_it() -> None:
     # 1 free cell, 1 empty column: (1 + 1) * 2 = 4 to a non-empty column ...
-    assert check_move(RUN, mv("12x6"), FREECELL) == Refusal(Reason.TOO_MANY_CARDS, 6, 4)
-    assert check_move(RUN, mv("16x5"), FREECELL) == Refusal(Reason.TOO_MANY_CARDS, 5, 4)
+    ten_d, nine_s = parse_card("TD"), parse_card("9S")
+    assert check_move(RUN, mv("12x6"), FREECELL) == Refusal(Reason.TOO_MANY_CARDS, 6, 4, 1, 1, onto=ten_d)
+    assert check_move(RUN, mv("16x5"), FREECELL) == Refusal(Reason.TOO_MANY_CARDS, 5, 4, 1, 1, onto=nine_s)
     # ... and 2 to the empty column itself, which is not counted.
-    assert check_move(RUN, mv("13x3"), FREECELL) == Refusal(Reason.TOO_MANY_CARDS, 3, 2)
-    assert check_move(RUN, mv("13x6"), FREECELL) == Refusal(Reason.TOO_MANY_CARDS, 6, 2)
+    assert check_move(RUN, mv("13x3"), FREECELL) == Refusal(Reason.TOO_MANY_CARDS, 3, 2, 1, 0)
+    assert check_move(RUN, mv("13x6"), FREECELL) == Refusal(Reason.TOO_MANY_CARDS, 6, 2, 1, 0)
     refusal = check_move(RUN, mv("12x6"), FREECELL)
     assert refusal is not None
-    assert refusal.to_json() == {"reason": "too_many_cards", "moving": 6, "capacity": 4}
+    assert refusal.to_json() == {"reason": "too_many_cards", "moving": 6, "capacity": 4, "cells": 1,
+                                 "columns": 1, "onto": "TD"}
     # Other refusals carry no numbers.
     other = check_move(RUN, mv("1a"), FREECELL)
     assert other is not None and other.to_json() == {"reason": "cell_taken"}
+
+
+@pytest.mark.parametrize(("move", "rules", "reason", "card", "onto"), [
+    ("41", FREECELL, Reason.NOT_ONE_LOWER, "7S", "9H"),
+    ("21", FREECELL, Reason.WRONG_COLOUR, "8D", "9H"),
+    ("31", SUIT, Reason.WRONG_SUIT, "8S", "9H"),
+])
+def test_a_card_on_the_wrong_card_names_both(move: str, rules: Rules, reason: Reason, card: str,
+                                             onto: str) -> None:
+    refusal = check_move(BUILDS, mv(move), rules)
+    assert refusal == Refusal(reason, card=parse_card(card), onto=parse_card(onto))
+    assert refusal.to_json() == {"reason": reason.value, "card": card, "onto": onto}
 
 
 def test_too_many_cards_with_kings_only() -> None:
     # Kings only: empty columns do not help, f + 1 = 2.
     pos = board({1: "KS QH JC", 2: "AC"}, "KC KD KH -", rules=KING, bury=2)
     assert capacity(pos, KING) == 2
-    assert check_move(pos, mv("13x3"), KING) == Refusal(Reason.TOO_MANY_CARDS, 3, 2)
+    refusal = check_move(pos, mv("13x3"), KING)
+    assert refusal is not None and (refusal.moving, refusal.capacity, refusal.cells) == (3, 2, 1)
+    assert refusal.capacity == refusal.cells + 1 < (refusal.cells + 1) << refusal.columns
     assert check_move(pos, mv("14x2"), KING) == Refusal(Reason.KING_ONLY)
     assert check_move(pos, mv("13x2"), KING) == Refusal(Reason.KING_ONLY)
 
@@ -216,7 +232,7 @@ def test_too_many_cards_with_kings_only() -> None:
 def test_play_raises_with_the_refusal() -> None:
     with pytest.raises(IllegalMoveError) as info:
         play(RUN, mv("12x6"), FREECELL)
-    assert info.value.refusal == Refusal(Reason.TOO_MANY_CARDS, 6, 4)
+    assert info.value.refusal == Refusal(Reason.TOO_MANY_CARDS, 6, 4, 1, 1, onto=parse_card("TD"))
     assert play(RUN, mv("13x2"), FREECELL) == apply_move(RUN, mv("13x2"))
 
 
@@ -262,8 +278,15 @@ def test_check_move_agrees_with_capacity(f: int, e: int, to_empty: bool) -> None
     for n in range(1, min(room + 1, longest) + 1):
         pos, move = sequence_position(n, f, e, to_empty=to_empty)
         assert capacity(pos, FREECELL, to_empty_column=to_empty) == room
-        expected = None if n <= room else Refusal(Reason.TOO_MANY_CARDS, n, room)
-        assert check_move(pos, move, FREECELL) == expected
+        refusal = check_move(pos, move, FREECELL)
+        if n <= room:
+            assert refusal is None
+        else:
+            assert refusal is not None
+            # the free cells and empty columns behind the limit: the destination does not count
+            assert (refusal.reason, refusal.moving, refusal.capacity, refusal.cells, refusal.columns) == (
+                Reason.TOO_MANY_CARDS, n, room, f, e)
+            assert (refusal.onto is None) == to_empty
 
 
 # --- apply_move ------------------------------------------------------------------

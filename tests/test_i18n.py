@@ -41,7 +41,11 @@ EXPECTED_PLACEHOLDERS: dict[str, set[str]] = {
     "deal.error.url": {"text"},
     "msg.selected": {"n"},
     "msg.copy_failed": {"n"},
-    "reason.too_many_cards": {"moving", "capacity"},
+    "reason.too_many_cards": {"moving", "capacity", "cells", "columns", "onto"},
+    "refusal.too_many_to_empty": {"moving", "capacity", "cells", "columns"},
+    "refusal.too_many_kings": {"moving", "capacity", "cells"},
+    "refusal.king_on_card": {"onto"},
+    "refusal.or": {"a", "b"},
     "time.format_ms": {"m", "s"},
     "time.format_hms": {"h", "m", "s"},
     "pile.column": {"n"},
@@ -49,6 +53,14 @@ EXPECTED_PLACEHOLDERS: dict[str, set[str]] = {
     "pile.foundation": {"n"},
     "rules.multi.row_label": {"n"},
     "rules.multi.col_label": {"n"},
+}
+
+# What a refusal's sentence names (freecell.ui.i18n.Catalogue.refusal); the others have none.
+REFUSAL_PLACEHOLDERS: dict[Reason, set[str]] = {
+    Reason.TOO_MANY_CARDS: {"moving", "capacity", "cells", "columns", "onto"},
+    Reason.NOT_ONE_LOWER: {"card", "bases", "onto"},
+    Reason.WRONG_COLOUR: {"card", "bases", "onto"},
+    Reason.WRONG_SUIT: {"card", "bases", "onto"},
 }
 
 # French terms of the game, as the values (or part of the values) of their keys.
@@ -66,7 +78,7 @@ FRENCH_CONTAINS: list[tuple[str, str]] = [
     ("status.capacity_label", "cellules libres"),
     ("rules.setup.body", "cellules libres"),
     ("rules.multi.body", "cellules libres"),
-    ("reason.too_many_cards", "cellules libres"),
+    ("refusal.cells.other", "cellules libres"),
     ("status.home_label", "fondations"),
     ("rules.setup.body", "fondations"),
     ("rules.finish.body", "fondations"),
@@ -119,7 +131,7 @@ TERMS_CONTAIN: dict[str, list[tuple[str, str]]] = {
         ("status.capacity_label", "celle libere"),
         ("rules.setup.body", "celle libere"),
         ("rules.multi.body", "celle libere"),
-        ("reason.too_many_cards", "celle libere"),
+        ("refusal.cells.other", "celle libere"),
         ("status.home_label", "fondazioni"),
         ("rules.setup.body", "fondazioni"),
         ("rules.finish.body", "fondazioni"),
@@ -130,7 +142,7 @@ TERMS_CONTAIN: dict[str, list[tuple[str, str]]] = {
         ("status.capacity_label", "celulele libere"),
         ("rules.setup.body", "celule libere"),
         ("rules.multi.body", "celule libere"),
-        ("reason.too_many_cards", "celule libere"),
+        ("refusal.cells.other", "celule libere"),
         ("status.home_label", "fundații"),
         ("rules.setup.body", "fundații"),
         ("rules.finish.body", "fundații"),
@@ -141,7 +153,7 @@ TERMS_CONTAIN: dict[str, list[tuple[str, str]]] = {
         ("status.capacity_label", "freien Zellen"),
         ("rules.setup.body", "freie Zellen"),
         ("rules.multi.body", "freie Zellen"),
-        ("reason.too_many_cards", "freie Zellen"),
+        ("refusal.cells.other", "freie Zellen"),
         ("status.home_label", "Ablagestapel"),
         ("rules.setup.body", "Ablagestapel"),
         ("rules.finish.body", "Ablagestapel"),
@@ -152,7 +164,7 @@ TERMS_CONTAIN: dict[str, list[tuple[str, str]]] = {
         ("status.capacity_label", "celdas libres"),
         ("rules.setup.body", "celdas libres"),
         ("rules.multi.body", "celdas libres"),
-        ("reason.too_many_cards", "celdas libres"),
+        ("refusal.cells.other", "celdas libres"),
         ("status.home_label", "fundaciones"),
         ("rules.setup.body", "fundaciones"),
         ("rules.finish.body", "fundaciones"),
@@ -163,11 +175,12 @@ TERMS_CONTAIN: dict[str, list[tuple[str, str]]] = {
 
 # Strings that may read the same as in English: everywhere, and in one language
 # (a word both languages share, a proper name kept as it is).
-SAME_AS_ENGLISH = {"app.title", "action.ok"}
+SAME_AS_ENGLISH = {"app.title", "action.ok", "variant.short.bakers", "variant.short.eightoff",
+                   "variant.short.seahaven"}
 SAME_AS_ENGLISH_IN: dict[str, set[str]] = {
     "fr": {"card.rank.six", "status.score"},
-    "de": {"variant.seahaven", "settings.speed.normal"},
-    "es": {"settings.speed.normal"},
+    "de": {"variant.seahaven", "settings.speed.normal", "watch.speed.normal"},
+    "es": {"settings.speed.normal", "watch.speed.normal"},
 }
 
 # Where the UI asks for messages, and how it asks.
@@ -231,6 +244,7 @@ def test_languages_are_the_files_and_boot_list() -> None:
     assert DEFAULT_LANGUAGE in LANGUAGES
     assert {p.stem for p in I18N.glob("*.json")} == set(LANGUAGES)
     assert not [p.name for p in I18N.iterdir() if p.suffix != ".json"]
+    # boot.js takes its list from what build.py writes in (tests/test_page_data.py checks that)
     boot = (ROOT / "static" / "boot.js").read_text(encoding="utf-8")
     assert "/* __FREECELL_BOOT__ */" in boot and not re.search(r'\["en",\s*"fr"', boot)
 
@@ -314,7 +328,7 @@ def test_reason_for_every_refusal() -> None:
         stale = [k for k in data if k.startswith("reason.") and k.removeprefix("reason.") not in codes]
         assert not stale, f"{lang}: reason keys without a Reason: {stale}"
         for r in Reason:
-            expected = {"moving", "capacity"} if r is Reason.TOO_MANY_CARDS else set()
+            expected = REFUSAL_PLACEHOLDERS.get(r, set())
             assert placeholders(data[f"reason.{r.value}"]) == expected, r.value
 
 

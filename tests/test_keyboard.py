@@ -217,6 +217,7 @@ def test_a_whole_deal_won_with_keys_alone() -> None:
     [
         ("u", {}, "undo"), ("U", {}, "undo"), ("h", {}, "hint"), ("n", {}, "new"), ("f", {}, "finish"),
         ("r", {}, "redo"), ("U", {"shift": True}, "redo"), ("y", {"ctrl": True}, "redo"),
+        ("N", {"shift": True}, "replay"), ("N", {}, "new"), ("n", {"ctrl": True, "shift": True}, None),
         ("u", {"ctrl": True}, None), ("h", {"alt": True}, None), ("n", {"meta": True}, None),
         ("y", {"ctrl": True, "shift": True}, None), ("y", {}, None), ("Enter", {}, None),
         ("ArrowLeft", {}, None), ("z", {"ctrl": True}, None),

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
 from freecell.cards import parse_card
 from freecell.game import Game
-from freecell.piles import Move, column
+from freecell.piles import CELL, FOUNDATION, Move, Pile, column
 from freecell.position import Position
+from freecell.rules import Reason, Refusal
 from freecell.solver import Solver
 from freecell.ui import analysis as an
 from freecell.ui import change as ch
@@ -22,10 +24,12 @@ from freecell.ui import speech
 from freecell.ui.i18n import Catalogue
 from freecell.ui.keyvalue import MemoryStorage
 from freecell.ui.progress import Progress
-from freecell.ui.screen import hint_text, status_items
+from freecell.ui.screen import first_fit, hint_text, status_items, status_plans
 from freecell.ui.session import Boot, Session
 from freecell.ui.start import parse_query
 from freecell.ui.store import Settings
+from freecell.variants import variant
+from tests.boards import board
 
 I18N = Path(__file__).resolve().parents[1] / "static" / "i18n"
 
@@ -146,6 +150,96 @@ def test_a_refused_drop_says_why_and_changes_nothing() -> None:
     assert change.announce == change.message.text
 
 
+# A run of six in column 1 (9C down to 4H), one free cell (d), one empty column (3).
+RUN = board({1: "9C 8D 7S 6H 5C 4H", 2: "TD", 4: "5S 3H", 5: "8H", 6: "9S", 7: "QD"}, "KC KD KH -", bury=8)
+
+
+def test_a_refusal_names_the_real_cards_and_numbers() -> None:
+    s = session()  # deal 1: 6♠ ends column 1, 9♣ column 2
+    assert s.drop(column(0), 6, column(1)).announce == "6♠ goes on 7♦ or 7♥, not on 9♣."
+    # one free cell, one empty column: 4 onto a card, 2 into the empty column (itself not counted)
+    b = session("?board=" + quote(RUN.to_text()))
+    top = len(b.position.columns[0]) - 6
+    assert b.drop(column(0), top, column(1)).announce == (
+        "Too many cards to move at once: at most 4 onto 10♦, not 6 (1 empty free cell, 1 empty column).")
+    assert b.drop(column(0), top + 2, column(2)).announce == (
+        "Too many cards to move at once: at most 2 into an empty column, not 4 "
+        "(1 empty free cell, no other empty column).")
+    fr = Session(catalogue("fr"), clock=Clock())
+    fr.start(Boot(parse_query("?board=" + quote(RUN.to_text()))))
+    assert fr.drop(column(0), top, column(1)).announce == (
+        "Trop de cartes à la fois\u202f: 4 au plus sur 10♦, pas 6 (1 cellule libre, 1 colonne vide).")
+
+
+def test_a_refusal_under_other_rules_says_why() -> None:
+    cat = catalogue()
+    kings = Refusal(Reason.TOO_MANY_CARDS, 5, 4, cells=3, columns=7)
+    assert cat.refusal(kings, variant("seahaven").rules) == (
+        "Too many cards to move at once: at most 4, not 5 (3 empty free cells; empty columns take only "
+        "kings, so they do not help).")
+    king = Refusal(Reason.NOT_ONE_LOWER, card=parse_card("KS"), onto=parse_card("9C"))
+    assert cat.refusal(king) == "A king goes only into an empty column, not on 9♣."
+    suit = Refusal(Reason.WRONG_SUIT, card=parse_card("8S"), onto=parse_card("9H"))
+    assert cat.refusal(suit, variant("bakers").rules) == (
+        "Here a card goes only on its own suit: 8♠ goes on 9♠, not on 9♥.")
+    colour = Refusal(Reason.WRONG_COLOUR, card=parse_card("8D"), onto=parse_card("9H"))
+    assert catalogue("de").refusal(colour) == (
+        "Rot und Schwarz müssen abwechseln: 8♦ gehört auf 9♣ oder 9♠, nicht auf 9♥.")
+    assert Catalogue("en", {}).refusal(kings) == "refusal.too_many_kings"  # a missing text shows its key
+
+
+def test_a_drag_asks_where_the_cards_would_land_and_changes_nothing() -> None:
+    s = session()  # deal 1: 6♠ ends column 1, 9♣ column 2, 6♥ column 4, A♥ column 7 (K♥ on it)
+    before = s.position
+    assert not s.can_drop(column(0), 6, column(1))  # 6♠ onto 9♣
+    assert s.landing(column(0), 6, column(0)) is None and s.landing(column(0), 6, None) is None
+    assert s.landing(column(0), 6, Pile(CELL, 2)) == Pile(CELL, 2)
+    assert not s.can_drop(column(0), 5, Pile(CELL, 0))  # 6♦ 6♠ is no run
+    b = session("?board=" + quote(board({1: "AH", 2: "2C"}, bury=8).to_text()))
+    n = len(b.position.columns[0]) - 1
+    assert b.landing(column(0), n, Pile(FOUNDATION, 0)) == Pile(FOUNDATION, 2)  # any foundation: the hearts'
+    assert s.position == before and s.table.selection is None and s.game.moves == 0
+
+
+def test_a_dragged_run_lands_in_one_step_a_tapped_one_step_by_step() -> None:
+    query = "?board=" + quote(RUN.to_text())
+    tapped, dragged = session(query), session(query)
+    two = len(RUN.columns[0]) - 2  # 5♣ 4♥ into the empty column 3: through the free cell
+    tapped.tap_card(column(0), two)
+    by_tap = tapped.tap_pile(column(2))
+    by_drag = dragged.drop(column(0), two, column(2))
+    assert by_tap.kind == by_drag.kind == "moved" and tapped.position == dragged.position
+    auto = len(dragged.game.turns[-1].auto)
+    assert len(by_tap.frames) == 1 + 3 + auto and len(by_drag.frames) == 1 + 1 + auto
+    assert by_drag.frames[0] == by_tap.frames[0] and by_drag.frames[-1] == by_tap.frames[-1]
+
+
+def test_after_a_win_the_status_shows_the_result_not_a_capacity() -> None:
+    s = session("?deal=1")
+    for m in solution(1):
+        run(s, s.play(m))
+    items = {i.name: i for i in status_items(s.cat, s.game, s.variant(), s.level, s.verdict(),
+                                             show_score=False, show_winnable=False)}
+    assert items["capacity"].hidden
+    result = items["winnable"]
+    assert (result.value, result.text, result.hidden) == ("yes", "Won", False)
+
+
+def test_the_status_bar_gives_way_step_by_step() -> None:
+    s = session("?deal=5&variant=seahaven")
+    items = status_items(s.cat, s.game, s.variant(), "easy", s.verdict(), show_score=True, show_winnable=True)
+    plans = status_plans(s.cat, items, "easy")
+    texts = [{i.name: (i.text if not i.hidden else None) for i in plan} for plan in plans]
+    assert texts[0]["variant"] == "Seahaven Towers" and texts[0]["deal"] == "#5 · easy"
+    assert texts[1]["variant"] == "Seahaven" and texts[2]["home"] is None
+    assert texts[3]["deal"] == "easy" and texts[4]["deal"] is None
+    assert texts[5]["moves"] is None and texts[5]["variant"] == "Seahaven" and texts[6]["variant"] is None
+    for t in texts:  # what always stays
+        assert t["capacity"] and t["time" if "time" in t else "capacity"] and t["winnable"] == "Winnable?"
+        assert t["score"] == "Score 0"
+    assert first_fit([[10.0, 10.0], [10.0, 0.0]], room=15, gap=2) == 1
+
+
 def test_a_drop_back_where_it_came_from_redraws_in_place() -> None:
     s = session()
     change = s.drop(column(0), 6, column(0))
@@ -174,7 +268,7 @@ def test_stuck_panel_undo_brings_the_table_back() -> None:
     assert undo.kind == "undone" and undo.redraw and undo.game_changed and s.panel is None
     assert s.position == before and s.game.moves == 0
     assert s.redo().kind == "redone" and s.panel == "stuck"
-    assert s.replay().kind == "jumped" and s.panel is None and s.position == s.game.start
+    assert s.replay().kind == "new-game" and s.panel is None and s.position == s.game.start
     assert s.new_deal().new_game and s.panel is None
 
 
@@ -185,6 +279,7 @@ def test_every_change_of_the_game_cancels_a_press() -> None:
     assert s.undo().game_changed
     assert s.new_deal().game_changed
     assert s.open_deal(5).game_changed
+    s.play(s.game.legal_moves()[0])
     assert s.replay().game_changed
     assert not s.tap_card(column(0), 6).game_changed  # a selection is not a change of the game
 
@@ -457,13 +552,49 @@ def test_new_deal_can_be_taken_back_and_counts_nothing() -> None:
     assert s.progress.tally.played == 1
 
 
-def test_replay_abandons_a_started_game_once() -> None:
+def test_replay_abandons_a_started_game_once_the_replay_starts() -> None:
     s = session("?deal=617")
     play(s, 1)
-    run(s, s.replay())
-    assert s.progress.tally.played == 1 and s.progress.tally.open_games() == ()
+    old = s.progress.game_id
+    change = run(s, s.replay())
+    assert change.new_game and change.game_changed and s.position == s.game.start and s.game.deal == 617
+    assert change.message == ch.Message("Deal 617 from the start. Undo brings back the game you left.")
+    # kept until the replay's first move: nothing counted yet, the game still listed
+    assert s.progress.tally.played == 1 and s.progress.tally.open_games() == (old,)
     play(s, 1)
-    assert s.progress.tally.played == 2
+    assert s.progress.tally.played == 2 and old not in s.progress.tally.open_games()
+    assert [g.id for g in s.progress.unfinished()] == [s.progress.game_id]
+    assert s.undo().kind == "undone" and s.undo().kind == "none"  # nothing to go back to now
+
+
+def test_replay_taken_back_by_undo_brings_the_game_back() -> None:
+    """One stray Shift+N loses nothing: Undo on the fresh replay is the game as it was."""
+    s = session("?deal=617")
+    play(s, 3)
+    before, turns = s.position, [t.text() for t in s.game.turns]
+    run(s, s.replay())
+    assert s.can_undo() and not s.game.can_undo()  # the Undo button and key stay on for it
+    back = run(s, s.undo())
+    assert back.new_game and s.position == before and [t.text() for t in s.game.turns] == turns
+    assert back.message is not None and "617" in back.message.text
+    assert s.progress.tally.played == 1 and s.progress.tally.streak == 0
+
+
+def test_replay_of_a_fresh_or_won_game() -> None:
+    s = session("?deal=1")
+    assert not s.can_replay() and s.replay() == ch.Change()  # nothing to replay
+    for m in solution(1):
+        run(s, s.play(m))
+    assert s.game.is_won() and s.can_replay()
+    change = run(s, s.replay())
+    assert s.game.moves == 0 and s.game.deal == 1 and s.panel is None
+    assert change.message == ch.Message("Deal 1 from the start.")  # a won game is not kept to come back to
+    assert s.progress.tally.won == 1
+    stuck = session("?board=" + STUCK)
+    run(stuck, stuck.drop(column(3), 5, column(4)))
+    assert run(stuck, stuck.replay()).message == ch.Message(
+        "The game from its start. Undo brings back the game you left.")
+    assert stuck.position == stuck.game.start and stuck.game.deal is None
 
 
 def test_the_unfinished_list_is_bounded_and_the_oldest_goes() -> None:

@@ -275,10 +275,10 @@ def test_king_only_capacity_ignores_empty_columns() -> None:
     assert pos.empty_columns() == 5 and pos.empty_cells() == 1
     assert capacity(pos, EIGHT_OFF) == capacity(pos, EIGHT_OFF, to_empty_column=True) == 2
     r = check_move(pos, mv("14x3"), EIGHT_OFF)
-    assert r == Refusal(Reason.TOO_MANY_CARDS, 3, 2)
+    assert r == Refusal(Reason.TOO_MANY_CARDS, 3, 2, cells=1, columns=4)  # column 4 is the destination
     sea = board({1: "KS QS JS TS 9S", 2: "3D"}, "2D", rules=SEAHAVEN, bury=2)
     assert capacity(sea, SEAHAVEN) == 4  # three free cells; eight empty columns do not count
-    assert check_move(sea, mv("13x5"), SEAHAVEN) == Refusal(Reason.TOO_MANY_CARDS, 5, 4)
+    assert check_move(sea, mv("13x5"), SEAHAVEN) == Refusal(Reason.TOO_MANY_CARDS, 5, 4, cells=3, columns=7)
     assert refused(sea, "13x4", SEAHAVEN) is Reason.KING_ONLY
     assert refused(sea, "10x5", SEAHAVEN) is Reason.TOO_MANY_CARDS  # the tenth column is "0"
 
@@ -288,11 +288,12 @@ def test_freecell_with_fewer_cells() -> None:
     named = {1: "9S 8H", 2: "TH", 3: "KC", 4: "KD", 5: "KS", 6: "QC", 7: "QD", 8: "JC"}
     full = board(named, rules=r0, bury=3)
     assert full.cells == () and capacity(full, r0) == 1
-    assert check_move(full, mv("12x2"), r0) == Refusal(Reason.TOO_MANY_CARDS, 2, 1)
+    assert check_move(full, mv("12x2"), r0) == Refusal(Reason.TOO_MANY_CARDS, 2, 1, onto=parse_card("TH"))
     assert refused(full, "1a", r0) is Reason.NO_SUCH_PILE
     one_empty = board({k: v for k, v in named.items() if k != 8}, rules=r0, bury=3)
     assert capacity(one_empty, r0) == 2 and capacity(one_empty, r0, to_empty_column=True) == 1
     assert refused(one_empty, "12x2", r0) is None
+    # into the one empty column: no other empty column to count
     assert check_move(one_empty, mv("18x2"), r0) == Refusal(Reason.TOO_MANY_CARDS, 2, 1)
     for n in (1, 2, 3):
         rules = variant(f"freecell{n}").rules

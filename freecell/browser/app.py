@@ -19,6 +19,7 @@ Modules below it never call back up into it: they get the session, and
 from __future__ import annotations
 
 import asyncio
+from datetime import date
 from typing import Any
 
 from js import Date, document, window
@@ -32,13 +33,14 @@ from ..ui.drawn import KEY_DRAWN, TABLE_CLASSES, drawn_record
 from ..ui.embed import Command
 from ..ui.keyvalue import MemoryStorage
 from ..ui.layout import LARGE_MIN_STRIP, MIN_STRIP, compute_layout
+from ..ui.link import without_moves
 from ..ui.progress import Progress
-from ..ui.session import Boot, Session
-from ..ui.start import parse_embed, parse_query
+from ..ui.session import Boot, Session, boot_for
+from ..ui.start import parse_embed
 from ..ui.store import KEY_SETTINGS, Settings, StoredDataError, load_settings
 from .access import Access
 from .chrome import Chrome
-from .dom import Bindings, q
+from .dom import Bindings, js_object, q
 from .embedding import Embedding
 from .events import Events, now
 from .i18n import browser_language, build_language_choice, fetch_catalogue, load_catalogue, translate_page
@@ -73,6 +75,7 @@ class Page:
         self.embedding = Embedding(parse_embed(query), self.on_command)
         self._layout_pending = False
         self._finish_timer: Any = None
+        self._watch_timer: Any = None
         self._storage_failed = False
         self._look: tuple[object, ...] | None = None
         self._task: Any = None
@@ -138,8 +141,11 @@ class Page:
         self.bindings.frame(self._relayout)
 
     def _relayout(self) -> None:
+        """Another size: the table, the status bar (what fits on its line) and the floating bars anew."""
         self._layout_pending = False
+        self.chrome.resized()
         self.draw(animate=False)
+        self.chrome.render(self.session)
 
     def draw(self, frames: list[Position] | None = None, animate: bool = True) -> None:
         """Fit the layout to the table's box, then show the game (through ``frames``)."""
@@ -206,11 +212,20 @@ class Page:
         elif isinstance(effect, ch.SetAddress):
             if s.game.deal is not None:
                 window.history.replaceState(None, "", self.embedding.address(s.game.deal, s.variant()))
+            else:  # a board's link: a reload opens the game kept, not the link's moves again
+                query = without_moves(str(window.location.search))
+                window.history.replaceState(None, "", query or str(window.location.pathname))
         elif isinstance(effect, ch.LoadLanguage):
             self._task = asyncio.ensure_future(self._load_language(effect.lang))
         elif isinstance(effect, ch.FinishNext):
             self.bindings.cancel(self._finish_timer)
             self._finish_timer = self.bindings.later(effect.ms, self._finish_step)
+        elif isinstance(effect, ch.WatchNext):
+            self.bindings.cancel(self._watch_timer)
+            ticket = effect.ticket
+            self._watch_timer = self.bindings.later(effect.ms, lambda: self._watch_tick(ticket))
+        elif isinstance(effect, ch.ShareLink):
+            self._task = asyncio.ensure_future(self._share(effect.query))
 
     def _keep_drawing(self) -> None:
         """The table as drawn now, for static/early.js to draw at the next load (freecell/ui/drawn.py)."""
@@ -219,9 +234,7 @@ class Page:
         if layout is None:
             return
         st = s.settings
-        items = screen.status_items(s.cat, s.game, s.variant(), s.level, s.verdict(),
-                                    show_score=st.flag("score"), show_winnable=st.flag("winnability"))
-        status = [(i.name, i.text, i.hidden) for i in items]
+        status = list(self.chrome.status_shown)  # what fits on the bar at this size, as shown
         status.append(("time", screen.time_item(s.cat, s.game).text, False))
         classes = [name for name in TABLE_CLASSES if st.flag(name)]
         self._write(KEY_DRAWN, drawn_record(layout, s.position, deal=s.game.deal, variant=s.variant(),
@@ -230,6 +243,31 @@ class Page:
     def _finish_step(self) -> None:
         self._finish_timer = None
         self.apply(self.session.finish_step())
+
+    def _watch_tick(self, ticket: int) -> None:
+        self._watch_timer = None
+        self.apply(self.session.watch_tick(ticket))
+
+    async def _share(self, query: str) -> None:
+        """The link on this page's address: the system's share sheet on a touch screen that has one,
+        else the clipboard; the session says how it went (by hand when neither works)."""
+        url = str(window.location.origin) + str(window.location.pathname) + query
+        nav = window.navigator
+        how = "failed"
+        share = getattr(nav, "share", None)
+        if share is not None and bool(window.matchMedia("(pointer: coarse)").matches):
+            try:
+                await nav.share(js_object({"url": url, "title": str(document.title)}))
+                how = "shared"
+            except Exception as e:  # AbortError: the player closed the sheet
+                how = "cancelled" if "AbortError" in str(e) else "failed"
+        if how == "failed":
+            try:
+                await nav.clipboard.writeText(url)
+                how = "copied"
+            except Exception:
+                how = "failed"
+        self.apply(self.session.shared(how, url))
 
     def _write(self, key: str, text: str) -> None:
         if not self.storage.write(key, text):
@@ -262,6 +300,12 @@ def _wall() -> float:
     return float(Date.now())
 
 
+def _today() -> date:
+    """The device's local date (the deal of the day is that date's)."""
+    d = Date.new()
+    return date(int(d.getFullYear()), int(d.getMonth()) + 1, int(d.getDate()))
+
+
 async def open_page(query: str, client: SolverClient | None = None, translate: bool = False) -> Page:
     """Read the settings, load the catalogue, and start a page for the address ``query``.
 
@@ -282,10 +326,11 @@ async def open_page(query: str, client: SolverClient | None = None, translate: b
     if fetched or translate:
         translate_page(cat)
     refused = local.refused
-    progress = Progress(MemoryStorage() if refused else local, None if tab.refused else tab, wall=_wall)
+    progress = Progress(MemoryStorage() if refused else local, None if tab.refused else tab, wall=_wall,
+                        today=_today)
     session = Session(cat, settings, progress, clock=now)
     page = Page(session, local, query, client)
-    page.start(Boot(parse_query(query), damaged=damaged, storage_refused=refused))
+    page.start(boot_for(query, now, damaged=damaged, storage_refused=refused))
     _current[:] = [page]
     return page
 

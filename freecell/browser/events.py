@@ -12,7 +12,10 @@ screen); nothing here decides a rule or edits a pile.
 A press on the table lives until the pointer comes up; a change of the game
 under it (a new deal, an undo by key, a host command) cancels it
 (:meth:`Events.cancel_press`), as chessground cancels a drag whose piece
-changed.
+changed.  A press on the table while a solution plays stops the playback at
+once, and then does what it always does (play goes on from there); while a
+playback is on show, Space pauses or plays it and the left and right arrows
+step it.
 """
 
 from __future__ import annotations
@@ -26,10 +29,10 @@ from js import document, performance, window
 from pyodide.ffi import jsnull
 
 from ..piles import MoveError, Pile
+from ..ui import playback as pb
 from ..ui.change import Change, Message
 from ..ui.focus import KEYS, shortcut
 from ..ui.layout import Rect
-from ..ui.link import game_link
 from ..ui.session import Session
 from ..ui.stats import ID_SHAPE
 from ..ui.table import Selection
@@ -80,6 +83,7 @@ class Events:
         self.svg = document.getElementById("table")
         self.area = document.getElementById("table-area")
         self.press: Press | None = None
+        self._over: Pile | None = None  # the pile a drag is over (its landing is lit up)
         self.longpress = LongPress(session, view, self.area, bindings,
                                    on_select=self._picked, announce=access.announce)
         self.settings_panel: SettingsPanel | None = None
@@ -123,6 +127,7 @@ class Events:
         self.longpress.press = None
         if self.longpress.is_open:
             self.longpress.cancel()
+        self._over = None
         if p is not None and p.dragging:
             self.view.drag_end(p.cards)
 
@@ -143,8 +148,11 @@ class Events:
             self.apply(self.session.stop_finish())
             e.preventDefault()
             return
+        if self.session.watching is not None:  # the player takes over, from where the playback stands
+            self.apply(self.session.stop_watch())
         if self.press is not None:
             return
+        self.view.finish_animations()  # a new press never waits for a card still gliding
         target = e.target
         card_el = closest(target, "[data-card]")
         pile_el = closest(target, "[data-pile]")
@@ -194,6 +202,26 @@ class Events:
             self.view.drag_begin(p.cards)
         _, scale = self._svg_scale()
         self.view.drag_to(p.cards, p.base, dx * scale, dy * scale)
+        self._light_landing(p, self._drop_target(p, e))
+
+    def _drop_target(self, p: Press, e: Any) -> Pile | None:
+        """The pile the dragged cards are over: the one their first card overlaps most, else the pointer's."""
+        layout = self.view.layout
+        if layout is None or not p.cards:
+            return None
+        box, scale = self._svg_scale()
+        x = (float(e.clientX) - float(box.left)) * scale
+        y = (float(e.clientY) - float(box.top)) * scale
+        hx, hy = self.view.shown[p.cards[0]]
+        return layout.drop_target(Rect(hx, hy, layout.card_w, layout.card_h), x, y, source=p.pile)
+
+    def _light_landing(self, p: Press, over: Pile | None) -> None:
+        """Light up where the cards would land if let go now (the session says; nothing changes)."""
+        if p.pile is None or over == self._over:
+            return
+        self._over = over
+        land = self.session.landing(p.pile, p.index, over)
+        self.view.mark_drop(None if land is None else land.text())
 
     def on_pointer_up(self, e: Any) -> None:
         p = self.press
@@ -211,15 +239,11 @@ class Events:
             return
         s = self.session
         if p.dragging:
+            dst = self._drop_target(p, e)
+            self._over = None
             self.view.drag_end(p.cards)
-            layout = self.view.layout
-            if layout is None or p.pile is None:
+            if self.view.layout is None or p.pile is None:
                 return
-            box, scale = self._svg_scale()
-            x = (float(e.clientX) - float(box.left)) * scale
-            y = (float(e.clientY) - float(box.top)) * scale
-            hx, hy = self.view.shown[p.cards[0]]
-            dst = layout.drop_target(Rect(hx, hy, layout.card_w, layout.card_h), x, y, source=p.pile)
             self.access.point_at(dst, -1)
             self.apply(s.drop(p.pile, p.index, dst))
             return
@@ -257,6 +281,8 @@ class Events:
             return
         if _typing(target):
             return
+        if self._watch_key(e, key):
+            return
         if key == "Enter" and s.finishing:
             self.apply(s.stop_finish())
             e.preventDefault()
@@ -287,6 +313,26 @@ class Events:
         self.action(action)
         self.access.rescue()
 
+    def _watch_key(self, e: Any, key: str) -> bool:
+        """Space pauses or plays the solution on show, the arrows step it; whether the key was that."""
+        s = self.session
+        playback = s.watching
+        if playback is None or playback.state not in (pb.PLAYING, pb.PAUSED) or s.panel is not None:
+            return False
+        if e.ctrlKey or e.metaKey or e.altKey or e.shiftKey:
+            return False
+        if key == " " and closest(e.target, "button") is not None:
+            return False  # a focused button takes its own Space
+        intents: dict[str, Callable[[], Change]] = {
+            " ": s.watch_toggle, "ArrowRight": lambda: s.watch_step(forward=True),
+            "ArrowLeft": lambda: s.watch_step(forward=False),
+        }
+        if key not in intents:
+            return False
+        e.preventDefault()
+        self.apply(intents[key]())
+        return True
+
     # --- buttons -------------------------------------------------------------------
     def on_click(self, e: Any) -> None:
         button = closest(e.target, "[data-action]")
@@ -311,6 +357,11 @@ class Events:
             "stats": lambda: s.open_panel("stats"), "close": s.close_panels, "look": s.close_panels,
             "stats-reset-confirm": s.reset_stats, "notice-close": s.close_notice,
             "unfinished": lambda: s.open_panel("unfinished"), "resume-here": s.resume_here,
+            "watch": s.watch, "watch-solution": s.watch_solution, "watch-play": s.watch_toggle,
+            "watch-back": lambda: s.watch_step(forward=False),
+            "watch-forward": lambda: s.watch_step(forward=True),
+            "watch-speed": s.watch_faster, "watch-close": s.stop_watch,
+            "daily": s.daily, "share": s.share, "copy-link": s.share,
         }
         if name in intents:
             self.apply(intents[name]())
@@ -329,21 +380,6 @@ class Events:
             self.longpress.cancel()
         elif name == "copy-deal":
             self._task = asyncio.ensure_future(self._copy_deal())
-        elif name == "copy-link":
-            self._task = asyncio.ensure_future(self._copy_link())
-
-    async def _copy_link(self) -> None:
-        """The game as a link (``?deal=…&moves=…``), so a player whose progress is not saved keeps it."""
-        link = game_link(self.session.game)
-        if link is None:
-            return
-        url = str(window.location.origin) + str(window.location.pathname) + link
-        try:
-            await window.navigator.clipboard.writeText(url)
-            text = self.session.cat.t("msg.link_copied")
-        except Exception:
-            text = self.session.cat.t("msg.link_copy_failed")
-        self.apply(Change(message=Message(text), announce=text))
 
     async def _copy_deal(self) -> None:
         n = self.session.game.deal

@@ -1,14 +1,26 @@
 """The SVG table: one group per card, keyed by the card, moved by diffing.
 
 :class:`TableView` draws what it is given (a position, a layout, a selection)
-and animates the change from what it showed before, through the positions of
-a move's single-card steps when there are several.  Animations use the Web
-Animations API on top of the final ``transform``, so the table is always in
-its final state at once and an animation never blocks the next input.
-Their pace is the player's (``speed``: 1 normal, 0.5 fast; ``animate`` off
-for none).  The view is built for a number of free cells and columns; a game
-of another shape (Eight Off's 8 cells, Seahaven's 10 columns) calls
-:meth:`TableView.reshape`.
+and animates the change from what it showed before.
+
+Motion (:meth:`TableView.show`): the change's frames are played one after
+another, each step a glide of :data:`STEP_MS` with easing (shorter steps for
+a long sequence, never under :data:`MIN_STEP_MS`, the whole within about
+:data:`MAX_ANIMATION_MS`): a multi-card move card by card through the free
+cells, then each auto-move.  Cards that were dragged start from where the
+pointer left them; a drop that plays nothing (refused, or off the piles)
+glides them back.  Animations use the Web Animations API on top of the final
+``transform``, so the table is always in its final state at once and an
+animation never blocks input: the next press finishes it
+(:meth:`TableView.finish_animations`).  Their pace is the player's
+(``speed``: 1 normal, 0.5 fast; ``animate`` off for none, as with reduced
+motion).
+
+While cards are dragged, the pile they would land on lights up
+(:meth:`TableView.mark_drop`, ``rect.pile.drop-ok`` and its top card
+``.card.drop-target``).  The view is built for a number of free cells and
+columns; a game of another shape (Eight Off's 8 cells, Seahaven's 10
+columns) calls :meth:`TableView.reshape`.
 """
 
 from __future__ import annotations
@@ -28,8 +40,10 @@ from ..ui.layout import Layout, Rect, Spot
 from ..ui.sprite import face_id, pile_id
 
 SVG_NS = "http://www.w3.org/2000/svg"
-STEP_MS = 90  # one single-card step of an animation
-MAX_ANIMATION_MS = 1100
+STEP_MS = 200  # one step of a move (a single-card move is one step), at the normal pace
+MIN_STEP_MS = 70  # the shortest step, for the longest sequences
+MAX_ANIMATION_MS = 1400  # a sequence takes about this at most (unless its steps would get shorter)
+EASING = "cubic-bezier(0.25, 0.8, 0.3, 1)"  # a quick start that settles: a card put down
 RING_OUTSET = 3.0  # the focus ring is drawn this far outside the card or pile
 
 JsElement = Any
@@ -103,7 +117,9 @@ class TableView:
         self.selected: set[Card] = set()
         self.marked: dict[str, str] = {}
         self.hinted: set[Card] = set()
-        self.animations: list[Any] = []
+        self.animations: dict[Card, Any] = {}  # each card's running animation
+        self.landing: set[Card] = set()  # cards just dragged: they glide from where they were let go
+        self.drop_mark: tuple[str, Card | None] | None = None  # the pile (and its top card) lit up
         self.animate = True
         self.speed = 1.0  # animation durations are scaled by this
         self.large = False
@@ -210,32 +226,36 @@ class TableView:
         self.tab_stop = None  # the areas are new: the page places the focus again
 
     # --- drawing -------------------------------------------------------
-    def finish_animations(self) -> None:
-        for a in self.animations:
+    def finish_animations(self, cards: set[Card] | None = None) -> None:
+        """End running animations at once (of ``cards`` only, if given): the cards are where they go."""
+        for c in list(self.animations) if cards is None else [c for c in cards if c in self.animations]:
             with contextlib.suppress(Exception):  # an animation already gone is fine
-                a.finish()
-        self.animations = []
+                self.animations.pop(c).finish()
 
     def show(self, pos: Position, frames: list[Position] | None = None,
              animate: bool = True) -> None:
-        """Draw ``pos``; animate from what was shown, through ``frames`` if given."""
+        """Draw ``pos``; animate from what was shown, through ``frames`` (the first is what was shown)."""
         layout = self.layout
         if layout is None:
             return
-        self.finish_animations()
         spots = layout.spots(pos)
+        landing, self.landing = self.landing, set()
+        # the cards that move (or glide back from a drag) are drawn above the others, lower ones later
         moved = {c for c in range(52) if self.where.get(c) != (spots[c].pile.text(), spots[c].index)}
+        self.animations = {c: a for c, a in self.animations.items() if str(a.playState) == "running"}
+        moved |= landing | set(self.animations)  # and the ones still gliding from the last change
         order = sorted(range(52), key=lambda c: (c in moved, spots[c].index, c))
         if order != self.order:
             for c in order:
                 self.cards_g.appendChild(self.card_el[c])
             self.order = order
+        glide = animate and self.animate
+        before = dict(self.shown)
         paths: dict[Card, list[tuple[float, float]]] = {}
-        if frames and len(frames) > 2 and animate and self.animate:
-            per_frame = [layout.spots(p) for p in frames[1:-1]]
+        if glide and frames and len(frames) > 1:
+            per_frame = [layout.spots(p) for p in frames[:-1]]
             for c in range(52):
-                pts = [(s[c].x, s[c].y) for s in per_frame]
-                paths[c] = pts
+                paths[c] = [(f[c].x, f[c].y) for f in per_frame] + [(spots[c].x, spots[c].y)]
         for c in range(52):
             s = spots[c]
             el = self.card_el[c]
@@ -246,26 +266,69 @@ class TableView:
                 self.where[c] = key
             old = self.shown.get(c)
             new = (s.x, s.y)
+            if old is not None and c in paths:
+                paths[c][0] = old  # from where it is on the screen (where a drag left it)
+            elif old is not None and old != new and (glide or (c in landing and self.animate)):
+                paths[c] = [old, new]  # no frames: straight there (a drag let go, an undo)
             if old != new:
                 el.style.transform = _transform(*new)
                 self.shown[c] = new
-                if old is not None and animate and self.animate:
-                    self._animate(el, [old, *paths.get(c, []), new])
-            elif c in paths and any(p != new for p in paths[c]) and animate and self.animate:
-                self._animate(el, [new, *paths[c], new])
+        # a card that moves now (or is put elsewhere) stops its glide; the others glide on (Finish's
+        # next card does not cut the last one short)
+        paths = {c: pts for c, pts in paths.items() if any(p != pts[0] for p in pts)}
+        self.finish_animations({c for c in range(52) if c in paths or self.shown.get(c) != before.get(c)})
+        self._play(paths)
 
-    def _animate(self, el: JsElement, points: list[tuple[float, float]]) -> None:
-        # drop repeated points so that the time goes to real motion
-        pts = [points[0]]
-        for p in points[1:]:
-            if p != pts[-1]:
-                pts.append(p)
-        if len(pts) < 2:
+    def _play(self, paths: dict[Card, list[tuple[float, float]]]) -> None:
+        """Animate each card along its points, frame by frame on one timeline (see the module doc)."""
+        moving = paths  # only cards that move
+        if not moving:
             return
-        duration = min(MAX_ANIMATION_MS, STEP_MS * (len(points) - 1)) * self.speed
-        frames = [{"transform": _transform(x, y)} for x, y in pts]
-        anim = el.animate(_js(frames), _js({"duration": duration, "easing": "ease-out"}))
-        self.animations.append(anim)
+        n = max(len(pts) for pts in moving.values()) - 1
+        steps = [k for k in range(1, n + 1)
+                 if any(k < len(pts) and pts[k] != pts[k - 1] for pts in moving.values())]
+        step = max(MIN_STEP_MS, min(STEP_MS, MAX_ANIMATION_MS / len(steps))) * self.speed
+        at = [0.0] * (n + 1)  # when frame k is reached; a step where nothing moves takes no time
+        for k in range(1, n + 1):
+            at[k] = at[k - 1] + (step if k in steps else 0.0)
+        total = at[n]
+        for c, pts in moving.items():
+            keys: list[dict[str, object]] = [{"offset": 0.0, "transform": _transform(*pts[0]),
+                                              "easing": "linear"}]
+            for k in range(1, len(pts)):
+                if pts[k] == pts[k - 1]:
+                    continue
+                start = at[k - 1] / total
+                if keys[-1]["offset"] != start:  # hold still until this card's step comes
+                    keys.append({"offset": start, "transform": _transform(*pts[k - 1]), "easing": EASING})
+                else:
+                    keys[-1]["easing"] = EASING
+                keys.append({"offset": at[k] / total, "transform": _transform(*pts[k]), "easing": "linear"})
+            if keys[-1]["offset"] != 1.0:
+                keys.append({"offset": 1.0, "transform": keys[-1]["transform"], "easing": "linear"})
+            timing = {"duration": total, "easing": "linear"}
+            self.animations[c] = self.card_el[c].animate(_js(keys), _js(timing))
+
+    def mark_drop(self, pile: str | None) -> None:
+        """Light up the pile a drag would land on, and the card on top of it; ``None``: none."""
+        if pile == (None if self.drop_mark is None else self.drop_mark[0]):
+            return
+        on_it = [(index, c) for c, (name, index) in self.where.items() if name == pile]
+        mark = None if pile is None else (pile, max(on_it)[1] if on_it else None)
+        if self.drop_mark is not None:
+            old_pile, old_card = self.drop_mark
+            el = self.pile_el.get(old_pile)
+            if el is not None:
+                el.classList.remove("drop-ok")
+            if old_card is not None:
+                self.card_el[old_card].classList.remove("drop-target")
+        self.drop_mark = mark
+        if mark is not None:
+            el = self.pile_el.get(mark[0])
+            if el is not None:
+                el.classList.add("drop-ok")
+            if mark[1] is not None:
+                self.card_el[mark[1]].classList.add("drop-target")
 
     def mark(self, marks: dict[str, str], cards: dict[Card, str] | None = None,
              areas: set[str] | None = None) -> None:
@@ -341,5 +404,8 @@ class TableView:
             self.shown[c] = p
 
     def drag_end(self, cards: list[Card]) -> None:
+        """The drag is over: the cards glide from where they were let go at the next :meth:`show`."""
+        self.mark_drop(None)
         for c in cards:
             self.card_el[c].classList.remove("dragging")
+        self.landing = set(cards)

@@ -85,6 +85,24 @@ class FinishNext:
 
 
 @dataclass(frozen=True, slots=True)
+class WatchNext:
+    """Call :meth:`Session.watch_tick` with ``ticket`` after ``ms`` (the playback's next step)."""
+
+    ms: int
+    ticket: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShareLink:
+    """Copy the game's link (``query``: ``?deal=…&moves=…``, on this page's address), or share it.
+
+    The page says how it went with :meth:`Session.shared`.
+    """
+
+    query: str
+
+
+@dataclass(frozen=True, slots=True)
 class ShowNotice:
     """Show the notice line of ``kind`` (``storage``, ``damaged``)."""
 
@@ -92,7 +110,7 @@ class ShowNotice:
 
 
 Effect = (SaveGame | SaveStats | SaveSettings | AskSolver | CancelSolver | TellHost | SetAddress
-          | LoadLanguage | FinishNext | ShowNotice)
+          | LoadLanguage | FinishNext | ShowNotice | WatchNext | ShareLink)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +119,7 @@ class Change:
 
     ``kind``: ``moved``, ``refused``, ``selected``, ``deselected``, ``undone``,
     ``redone``, ``jumped``, ``new-game``, ``settings``, ``texts``, ``analysis``,
-    ``panel`` or ``none``.  ``frames``: the positions to animate through, from
+    ``panel``, ``watch`` or ``none``.  ``frames``: the positions to animate through, from
     the one shown before to the one shown now (empty: draw without animating
     when ``redraw``).  ``new_game``: another game is on the table (its shape
     may differ).  ``game_changed``: the position or the game changed, so a

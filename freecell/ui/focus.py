@@ -49,12 +49,15 @@ SHORTCUTS = {"u": "undo", "r": "redo", "h": "hint", "n": "new", "f": "finish"}
 
 def shortcut(key: str, *, shift: bool = False, ctrl: bool = False, alt: bool = False,
              meta: bool = False) -> str | None:
-    """The action of a shortcut key: U undo, R / Shift+U / Ctrl+Y redo, H hint, N new deal, F finish.
+    """The action of a shortcut key: U undo, R / Shift+U / Ctrl+Y redo, H hint, N new deal,
+    Shift+N replay the deal, F finish.
 
     Ctrl, Alt and Meta chords are the browser's and the system's, except Ctrl+Y.
 
     >>> shortcut("u"), shortcut("U", shift=True), shortcut("y", ctrl=True), shortcut("n", ctrl=True)
     ('undo', 'redo', 'redo', None)
+    >>> shortcut("n"), shortcut("N", shift=True)
+    ('new', 'replay')
     """
     k = key.lower()
     if ctrl and not (alt or meta or shift):
@@ -63,6 +66,8 @@ def shortcut(key: str, *, shift: bool = False, ctrl: bool = False, alt: bool = F
         return None
     if shift and k == "u":
         return "redo"
+    if shift and k == "n":
+        return "replay"
     return SHORTCUTS.get(k)
 
 

@@ -4,6 +4,14 @@ The catalogues are flat JSON objects in ``static/i18n/<lang>.json`` with
 ``{name}`` placeholders.  The page loads one; this module picks the language
 and formats messages.  A missing key shows the key itself (tests make sure
 none is missing), so a gap never crashes the page.
+
+A refusal is told with its real numbers and cards (:meth:`Catalogue.refusal`):
+
+    >>> from freecell.cards import parse_card
+    >>> cat = Catalogue("en", {"reason.not_one_lower": "{card} goes on {bases}, not on {onto}.",
+    ...                        "refusal.or": "{a} or {b}"})
+    >>> cat.refusal(Refusal(Reason.NOT_ONE_LOWER, card=parse_card("6S"), onto=parse_card("9C")))
+    '6♠ goes on 7♦ or 7♥, not on 9♣.'
 """
 
 from __future__ import annotations
@@ -11,7 +19,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 
-from ..rules import Refusal
+from ..cards import KING, card_symbol
+from ..rules import FREECELL, Reason, Refusal, Rules
 
 LANGUAGES = ("en", "fr", "it", "ro", "de", "es")
 DEFAULT_LANGUAGE = "en"
@@ -56,10 +65,42 @@ class Catalogue:
         except (KeyError, IndexError, ValueError):
             return text
 
-    def refusal(self, refusal: Refusal) -> str:
-        return self.t(
-            "reason." + refusal.reason.value, moving=refusal.moving, capacity=refusal.capacity
-        )
+    def count(self, key: str, n: int) -> str:
+        """``key.zero``, ``key.one`` or ``key.other`` for ``n`` (``{n}`` filled in): "no empty column"."""
+        form = "zero" if n == 0 else "one" if n == 1 else "other"
+        return self.t(f"{key}.{form}", n=n)
+
+    def refusal(self, refusal: Refusal, rules: Rules = FREECELL) -> str:
+        """The sentence of a refused move, with its numbers and cards (``rules``: what builds on what)."""
+        r = refusal
+        key = "reason." + r.reason.value
+        if r.reason is Reason.TOO_MANY_CARDS:
+            cells = self.count("refusal.cells", r.cells)
+            if r.capacity < (r.cells + 1) << r.columns:  # only kings fill empty columns: they do not help
+                key = "refusal.too_many_kings"
+                columns = ""
+            elif r.onto is None:
+                key = "refusal.too_many_to_empty"
+                columns = self.count("refusal.other_columns", r.columns)
+            else:
+                columns = self.count("refusal.columns", r.columns)
+            onto = "" if r.onto is None else card_symbol(r.onto)
+            return self.t(key, moving=r.moving, capacity=r.capacity, cells=cells, columns=columns, onto=onto)
+        if r.card is not None and r.onto is not None:
+            onto = card_symbol(r.onto)
+            if r.card // 4 + 1 == KING:
+                return self.t("refusal.king_on_card", onto=onto)
+            above = (r.card // 4 + 1) * 4  # the first card one rank higher
+            bases = [b for b in range(above, above + 4) if rules.builds_on(r.card, b)]
+            return self.t(key, card=card_symbol(r.card), bases=self.either([card_symbol(b) for b in bases]),
+                          onto=onto)
+        return self.t(key)
+
+    def either(self, items: list[str]) -> str:
+        """``7♦ or 7♥``; ``7♣, 7♦, 7♥ or 7♠``."""
+        if len(items) <= 1:
+            return "".join(items)
+        return self.t("refusal.or", a=", ".join(items[:-1]), b=items[-1])
 
     def time(self, seconds: float) -> str:
         s = int(max(0, seconds))

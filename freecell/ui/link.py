@@ -78,6 +78,7 @@ class Linked:
     request: StartRequest
     reason: str | None = None  # a reason code (see the module's docstring), or None
     error_text: str = ""  # the offending part, cleaned and shortened, for the message
+    moves: bool = False  # the address carries moves (so it names a game at a point, not a deal)
 
     @property
     def error(self) -> str | None:
@@ -86,6 +87,8 @@ class Linked:
             return None
         if self.reason.startswith("moves."):
             return "moves.error.url"
+        if self.reason == "variant.unknown" and self.game is not None:
+            return "variant.error.link"  # the same deal, of classic FreeCell
         return self.request.error or "variant.error.url"
 
 
@@ -96,18 +99,19 @@ def parse_link(query: object, clock: Callable[[], float] = time.monotonic) -> Li
         req = parse_query(query)  # it says why, for any value
         return Linked(None, req, req.reason)
     req = read_request(params)
+    raw = params.get("moves", [""])[0]
+    moves = bool(raw)
     if req.reason == "variant.unknown":
         plain = read_request({k: v for k, v in params.items() if k != "variant"})
         if plain.deal is None and plain.board is None:
-            return Linked(None, req, req.reason, req.error_text)
-        return Linked(_start(plain, clock), req, req.reason, req.error_text)
+            return Linked(None, req, req.reason, req.error_text, moves)
+        return Linked(_start(plain, clock), req, req.reason, req.error_text, moves)
     if req.deal is None and req.board is None:
-        return Linked(None, req, req.reason, req.error_text)
-    raw = params.get("moves", [""])[0]
+        return Linked(None, req, req.reason, req.error_text, moves)
     if not raw:
         return Linked(_start(req, clock), req)
     if len(raw) > MAX_MOVES_CHARS or raw.count(TURN_SEP) >= MAX_TURNS:
-        return Linked(_start(req, clock), req, "moves.too_long")
+        return Linked(_start(req, clock), req, "moves.too_long", moves=True)
     game = _start(req, clock)
     for token in raw.split(TURN_SEP):
         parts = token.split(AUTO_SEP)
@@ -115,15 +119,25 @@ def parse_link(query: object, clock: Callable[[], float] = time.monotonic) -> Li
             for part in parts:
                 Move.parse(part)
         except MoveError:
-            return Linked(_start(req, clock), req, "moves.garbage", shorten(token))
+            return Linked(_start(req, clock), req, "moves.garbage", shorten(token), True)
         try:
             game.replay("+".join(parts))
         except GameLoadError:
-            return Linked(_start(req, clock), req, "moves.illegal", shorten(token))
+            return Linked(_start(req, clock), req, "moves.illegal", shorten(token), True)
     game.clock.reset()  # the link carries no time: the clock starts with the next move
     if game.is_won():
         game.clock.stopped = True
-    return Linked(game, req)
+    return Linked(game, req, moves=True)
+
+
+def without_moves(query: str) -> str:
+    """The address ``query`` without its ``moves`` (what a reload should open: the game, not the link).
+
+    >>> without_moves("?board=a/b&moves=58.6a&embed=1")
+    '?board=a/b&embed=1'
+    """
+    kept = [p for p in query.lstrip("?").split("&") if p and p.partition("=")[0] != "moves"]
+    return "?" + "&".join(kept) if kept else ""
 
 
 def _start(req: StartRequest, clock: Callable[[], float]) -> Game:

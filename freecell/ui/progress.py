@@ -13,8 +13,16 @@ A game on the table is ``fresh`` (no move yet), ``open`` (started) or
 ``done`` (won).  Its first move makes it played (and tells the host
 "started"); its last card makes it won ("won").  A started game is
 abandoned (the streak ends) only when it is really left: replayed from its
-start, or dropped from the list of unfinished games.  Leaving it for another
-deal keeps it in that list, to be resumed.
+start (at the replay's first move: until then Undo brings it back), or
+dropped from the list of unfinished games.  Leaving it for another deal
+keeps it in that list, to be resumed.
+
+A game whose solution the player watches (:mod:`freecell.ui.playback`) is
+``watched``: it is never won in the statistics (a started one counts as
+abandoned when the playback plays its first step; a fresh one never counts
+at all).  A win of the deal of the day (:mod:`freecell.ui.daily`) is kept
+apart from the statistics, under its own key, merged the same way; the
+date comes from the page (``today``).
 
 Saving never raises and is never silent: a failed write says so
 (``storage``, at most once a minute once dismissed:
@@ -27,10 +35,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import date
 
 from ..game import Game
 from ..rules import FREECELL
 from .change import Effect, SaveGame, TellHost
+from .daily import KEY_DAILY, DailyRecord, apply_win, daily_day, read_daily
 from .keyvalue import KeyValue
 from .notices import FailureNotice
 from .saves import Outcome, Restored, SaveStore, Summary
@@ -38,7 +48,7 @@ from .start import StartRequest
 from .stats import Abandoned, Reset, Started, Tally, Won, apply, read_tally, stats_key
 from .store import KEY_STATS
 
-FRESH, OPEN, DONE = "fresh", "open", "done"
+FRESH, OPEN, DONE, WATCHED = "fresh", "open", "done", "watched"
 
 
 def variant_id(game: Game) -> str | None:
@@ -62,16 +72,22 @@ class Progress:
 
     def __init__(self, local: KeyValue, tab: KeyValue | None = None, *,
                  wall: Callable[[], float] = wall_ms, writer: str | None = None,
-                 new_id: Callable[[], str] | None = None) -> None:
+                 new_id: Callable[[], str] | None = None, today: Callable[[], date] = date.today) -> None:
         self.local = local
         self.store = SaveStore(local, tab, writer=writer, new_id=new_id)
         self.wall = wall
+        self.today = today  # the page's local date: the deal of the day is that date's
         self.tally, self.stats_damaged = read_tally(local.read(KEY_STATS))
         if self.stats_damaged:  # start them fresh now
             local.write(KEY_STATS, self.tally.to_json())
+        self.daily, daily_damaged = read_daily(local.read(KEY_DAILY))
+        if daily_damaged:
+            local.write(KEY_DAILY, self.daily.to_json())
+            self.stats_damaged = True
         self.state = FRESH
         self.failure = FailureNotice()
         self.left: str | None = None  # the game this tab left for a new deal, kept in the list
+        self.left_replayed = False  # that game was left for a replay of it: gone at the first move
         self.stats_failed = False
 
     # --- the games ----------------------------------------------------------------
@@ -96,8 +112,13 @@ class Progress:
         """The most recent unfinished game of that deal, if there is one."""
         return self.store.find(deal, variant or "freecell")
 
-    def adopt(self, game: Game, restored: bool = False) -> list[Effect]:
-        """A game came on the table: dealt (this tab's from now on), or restored with its history."""
+    def adopt(self, game: Game, restored: bool = False, replay: bool = False) -> list[Effect]:
+        """A game came on the table: dealt (this tab's from now on), or restored with its history.
+
+        ``replay``: the new game is the same deal again (Replay); the game left
+        is then abandoned, and dropped from the list, at the replay's first move.
+        """
+        self.left_replayed = False
         if restored:
             self.state = DONE if game.is_won() else (OPEN if game.moves or game.can_redo() else FRESH)
             gid = self.game_id
@@ -106,6 +127,7 @@ class Progress:
         else:
             left = self.store.start(game)
             self.left = left.id if left.kept and self.state == OPEN else None
+            self.left_replayed = replay and self.left is not None
             if self.state == OPEN and left.id is not None and not left.kept:
                 self._count(Abandoned(left.id))  # never saved: gone with no way back
             self.state = FRESH
@@ -115,8 +137,14 @@ class Progress:
         """After every turn (a move, a redo, a Finish step)."""
         out: list[Effect] = []
         gid = self.game_id
+        if self.state == WATCHED:
+            return [SaveGame()]
         if self.state == FRESH:
             self.state = OPEN
+            if self.left is not None and self.left_replayed:  # the replay goes on: the game left is gone
+                self.store.discard(self.left)
+                self._count(Abandoned(self.left))
+                self.left, self.left_replayed = None, False
             if gid is not None:
                 self._count(Started(gid, game_key(game)))
             out.append(TellHost("started"))
@@ -124,17 +152,24 @@ class Progress:
             self.state = DONE
             if gid is not None:
                 self._count(Won(gid, game_key(game), game.elapsed(), game.moves, game.score))
+                day = daily_day(game, self.today())
+                if day is not None:
+                    self._daily_won(day)
             out.append(TellHost("won"))
         out.append(SaveGame())
         return out
 
-    def replayed(self) -> list[Effect]:
-        """The deal starts over (Replay): a started game is abandoned."""
+    def watching(self) -> None:
+        """The player watches the solution of the game on the table: it is not theirs to win.
+
+        A started game counts as abandoned (the streak ends); a fresh one
+        never counts; a game won before stays won.
+        """
         gid = self.game_id
         if self.state == OPEN and gid is not None:
             self._count(Abandoned(gid))
-        self.state = FRESH
-        return [SaveGame(whole=True)]
+        if self.state != DONE:
+            self.state = WATCHED
 
     def save(self, game: Game) -> str | None:
         """Write what changed; the notice to show, if any (``storage``, ``other-tab``)."""
@@ -157,8 +192,22 @@ class Progress:
         self.tally = applied.tally
 
     def reset(self) -> None:
-        """Start the statistics afresh; the games under way count as played in them."""
+        """Start the statistics afresh (the deal of the day's too); the games under way count as played."""
         self._count(Reset())
+        self.daily = DailyRecord()
+        if not self.local.write(KEY_DAILY, self.daily.to_json()):
+            self.stats_failed = True
+
+    def _daily_won(self, day: date) -> None:
+        applied = apply_win(self.local.read(KEY_DAILY), day)
+        if not self.local.write(KEY_DAILY, applied.text):
+            self.stats_failed = True
+        self.daily = applied.record
+
+    def reread_daily(self) -> DailyRecord:
+        """Another tab changed the record of the deal of the day: read it again."""
+        self.daily = read_daily(self.local.read(KEY_DAILY))[0]
+        return self.daily
 
     def reread(self) -> Tally:
         """Another tab changed the statistics: read them again (for the panel)."""

@@ -9,14 +9,18 @@ value in ``data-value``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import date
 
 from ..cards import card_symbol
+from ..deals import daily_deal
 from ..engine import moving_cards
 from ..game import Game
 from ..piles import CELL, COLUMN, FOUNDATION, Move
 from ..position import Position
+from . import playback as pb
 from .analysis import FALLBACK, FOUND, SEARCHING, UNAVAILABLE, UNSOLVABLE_BAR, WON, HintBar, Verdict
+from .daily import DailyRecord, daily_day
 from .i18n import Catalogue
 from .saves import Summary
 from .speech import plural
@@ -37,9 +41,14 @@ class Item:
 
 def status_items(cat: Catalogue, game: Game, variant: str, level: str | None, verdict: Verdict,
                  show_score: bool, show_winnable: bool) -> list[Item]:
-    """The status bar, item by item (``time`` is rendered on its own, every tick)."""
+    """The status bar, item by item, in full (``time`` is rendered on its own, every tick).
+
+    A won game shows its result where the winnability was ("Won", with the
+    value ``yes``, whatever the winnability setting) and no capacity.
+    """
+    won = game.is_won()
     items = [
-        Item("capacity", str(game.capacity()), cat.t("status.capacity", n=game.capacity())),
+        Item("capacity", str(game.capacity()), cat.t("status.capacity", n=game.capacity()), hidden=won),
         Item("home", str(game.cards_home()), cat.t("status.home", n=game.cards_home())),
         Item("moves", str(game.moves), cat.t("status.moves", n=game.moves)),
     ]
@@ -53,9 +62,64 @@ def status_items(cat: Catalogue, game: Game, variant: str, level: str | None, ve
     # the classic game goes without a name; a variant's name stands next to the deal
     items.append(Item("variant", variant, "" if variant == "freecell" else cat.t(f"variant.{variant}")))
     items.append(Item("score", str(game.score), cat.t("status.score", n=game.score), hidden=not show_score))
-    value = WINNABLE[verdict]
-    items.append(Item("winnable", value, cat.t("status.winnable." + value), hidden=not show_winnable))
+    if won:
+        items.append(Item("winnable", "yes", cat.t("status.won")))
+    else:
+        value = WINNABLE[verdict]
+        items.append(Item("winnable", value, cat.t("status.winnable." + value), hidden=not show_winnable))
     return items
+
+
+# What gives way, in turn, when the status bar does not fit on one line: the short variant name,
+# then the cards home (the foundations show them), the deal number (its difficulty stays),
+# the difficulty, the moves, the variant (last: Baker's Game looks like FreeCell and builds by
+# suit).  The capacity, the time, the score and the winnability (or the result) stay.
+SHORTER = ("variant-short", "home", "deal-number", "deal", "moves", "variant")
+
+
+def status_plans(cat: Catalogue, items: list[Item], level: str | None) -> list[list[Item]]:
+    """The status bar from its full form to its shortest: each plan gives way a step more (:data:`SHORTER`).
+
+    The page shows the first plan whose items fit on one line (their widths
+    are measured there: :func:`first_fit`).
+    """
+    plans = [items]
+    current = items
+    for step in SHORTER:
+        changed = []
+        for item in current:
+            if step == "variant-short" and item.name == "variant" and item.value != "freecell":
+                item = replace(item, text=cat.t(f"variant.short.{item.value}"))
+            elif step == "deal-number" and item.name == "deal" and item.text:
+                item = replace(item, text=cat.t(f"difficulty.{level}") if level else "", hidden=not level)
+            elif item.name == step:
+                item = replace(item, hidden=True)
+            changed.append(item)
+        if changed != current:
+            plans.append(changed)
+            current = changed
+    return plans
+
+
+def fits(widths: list[float], room: float, gap: float) -> bool:
+    """Whether items of these widths (0: not shown) and the gaps between them fit in ``room``.
+
+    >>> fits([60, 0, 50], room=120, gap=10), fits([60, 40, 50], room=120, gap=10)
+    (True, False)
+    """
+    shown = [w for w in widths if w > 0]
+    return sum(shown) + gap * max(0, len(shown) - 1) <= room
+
+
+def first_fit(widths: list[list[float]], room: float, gap: float) -> int:
+    """The first plan whose items fit in ``room`` (:func:`fits`); the last if none does.
+
+    >>> first_fit([[60, 40, 50], [60, 0, 50]], room=130, gap=10)
+    1
+    >>> first_fit([[60, 40, 50]], room=100, gap=10)
+    0
+    """
+    return next((i for i, plan in enumerate(widths) if fits(plan, room, gap)), max(0, len(widths) - 1))
 
 
 def time_item(cat: Catalogue, game: Game) -> Item:
@@ -134,6 +198,40 @@ def win_values(cat: Catalogue, game: Game) -> dict[str, str]:
         "home": cat.t("status.home", n=game.cards_home()),
         "deal": "" if game.deal is None else str(game.deal),
     }
+
+
+def par_text(cat: Catalogue, moves: int, par: int | None, state: str | None) -> str:
+    """The win panel's line of moves: ``You: 84 moves, the solver's: 79.`` (or while it counts)."""
+    if state == "known" and par is not None:
+        return cat.t("win.par", you=moves, par=par)
+    if state == "searching":
+        return cat.t("win.par_searching", you=moves)
+    return cat.t("win.par_unknown", you=moves)
+
+
+def watch_text(cat: Catalogue, playback: pb.Playback) -> str:
+    """The playback bar's sentence: looking, the number of moves, the step on show, or why none."""
+    if playback.state == pb.SEARCHING:
+        return cat.t("watch.searching")
+    if playback.state == pb.NONE:
+        return cat.t("watch.none." + (playback.reason or pb.NOT_FOUND))
+    if playback.done == 0:
+        return plural(cat, "watch.count", playback.total)
+    return cat.t("watch.step", n=playback.done, total=playback.total)
+
+
+def daily_items(cat: Catalogue, record: DailyRecord, today: date, game: Game) -> list[Item]:
+    """The deal of the day: today's number, solved or not, the streaks (the settings and stats panels)."""
+    solved = record.solved(today)
+    n = daily_deal(today)
+    return [
+        Item("daily-deal", str(n), cat.t("daily.today", n=n)),
+        Item("daily-solved", "yes" if solved else "no",
+             cat.t("daily.solved" if solved else "daily.not_solved")),
+        Item("daily-streak", str(record.streak(today)), plural(cat, "daily.days", record.streak(today))),
+        Item("daily-longest", str(record.longest), plural(cat, "daily.days", record.longest)),
+        Item("daily-here", "yes" if daily_day(game, today) == today else "no", ""),
+    ]
 
 
 def stats_items(cat: Catalogue, s: Tally, key: str | None) -> list[Item]:

@@ -11,25 +11,43 @@ in one place; the session never touches a DOM, so all of this is tested in
 CPython (``tests/test_session.py``).
 
 What the page renders is read from the session after each change: the
-status bar, the hint bar, the panel on show, the message line
-(:mod:`freecell.ui.screen` turns them into texts in the player's language).
+status bar, the hint bar, the playback bar, the panel on show, the message
+line (:mod:`freecell.ui.screen` turns them into texts in the player's
+language).
+
+Three features ride on the solver's solutions and the address:
+
+- Watch the solution (:meth:`Session.watch`, :mod:`freecell.ui.playback`):
+  each step is an ordinary turn (undo takes it back), played on a timer
+  (:class:`~freecell.ui.change.WatchNext`, with a ticket so a stale timer
+  plays nothing); any intent of the player (a touch, a key on the table,
+  undo...) stops it first, and play goes on from where it stands.
+- Share (:meth:`Session.share`): the game as a link
+  (:mod:`freecell.ui.link`); a link with moves opens that game at that point
+  (:meth:`Session.start` with :func:`boot_for`), a bad one says why in one
+  line and gives the plain deal.
+- The deal of the day (:meth:`Session.daily`) and par: the solver's move
+  count beside the player's on the win panel, from the known solution of the
+  start, else asked of the worker after the win.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from ..cards import Card
-from ..deals import DealNumberError, draw_deal, parse_deal_number
+from ..deals import DealNumberError, daily_deal, draw_deal, parse_deal_number
 from ..engine import apply_move
-from ..game import Game, Turn
+from ..game import Game, GameLoadError, Turn
 from ..piles import CELL, COLUMN, Move, Pile
 from ..position import Position
 from ..rules import Refusal
 from . import analysis as an
+from . import playback as pb
 from .change import (
     CLEAR,
     CancelSolver,
@@ -41,13 +59,17 @@ from .change import (
     SaveGame,
     SaveSettings,
     SetAddress,
+    ShareLink,
+    WatchNext,
 )
 from .change import AskSolver as AskEffect
+from .daily import KEY_DAILY
 from .focus import Target, activate
 from .i18n import Catalogue
 from .keyvalue import MemoryStorage
+from .link import Linked, game_link, parse_link
 from .progress import Progress, variant_id
-from .screen import hint_text
+from .screen import hint_text, watch_text
 from .speech import selection_sentence, turn_sentence
 from .start import StartRequest
 from .store import CHOICE_SETTINGS, FLAG_SETTINGS, Settings
@@ -56,16 +78,44 @@ from .text import isolate
 
 # Settings that change only how the table looks: the page draws again.
 LOOK_SETTINGS = ("four-colour", "large-cards", "left-handed", "speed", "theme")
-PANELS = ("win", "stuck", "rules", "settings", "stats", "unfinished")
+PANELS = ("win", "stuck", "rules", "settings", "stats", "unfinished", "share")
+PAR_BUDGET_MS = 10_000  # the worker's search of the start after a win, when no solution is known
+# The par on the win panel (``data-state`` of ``[data-win=par]``).
+PAR_SEARCHING, PAR_KNOWN, PAR_UNKNOWN = "searching", "known", "unknown"
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
 class Boot:
-    """What the page found at start: the address, and what storage held."""
+    """What the page found at start: the address (and the game of a link), and what storage held."""
 
     request: StartRequest = field(default_factory=StartRequest)
     damaged: bool = False  # stored settings could not be used and start fresh
     storage_refused: bool = False
+    link: Linked | None = None
+
+
+def boot_for(query: object, clock: Callable[[], float] = time.monotonic, **kw: Any) -> Boot:
+    """The :class:`Boot` of the address ``query``: what it asks for, and the game of a link with moves."""
+    linked = parse_link(query, clock)
+    return Boot(linked.request, link=linked, **kw)
+
+
+def _touches(method: Callable[Concatenate[Session, P], R]) -> Callable[Concatenate[Session, P], R]:
+    """An intent of the player: a playback on the table stops first (the player takes over there)."""
+
+    @functools.wraps(method)
+    def intent(self: Session, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        stopped = self._end_watch()
+        out = method(self, *args, **kwargs)
+        if stopped and isinstance(out, Change):
+            words = " ".join(w for w in (self.cat.t("watch.stopped"), out.announce) if w)
+            return replace(out, announce=words)
+        return out
+
+    return intent
 
 
 class Session:
@@ -92,6 +142,12 @@ class Session:
         self.notice: str | None = None
         self._said: set[str] = set()  # the notices said once a page load (damaged, refused storage)
         self.started = False
+        self.watching: pb.Playback | None = None  # the solution on show, step by step
+        self.watch_speed = "normal"  # kept from one playback to the next
+        self._ticket = 0
+        self.par: int | None = None  # the solver's move count for the deal won on the table
+        self.par_state: str | None = None
+        self.share_url: str | None = None  # the link to copy by hand (the share panel)
 
     # --- reading ------------------------------------------------------------
     @property
@@ -123,7 +179,7 @@ class Session:
         return {(n - 1) * 4 + sel.pile.index} if n else set()
 
     def can_undo(self) -> bool:
-        """Undo can do something: take back a turn, or go back to the game New deal left."""
+        """Undo can do something: take back a turn, or go back to the game New deal (or Replay) left."""
         return self.game.can_undo() or (not self.game.moves and self.progress.left is not None)
 
     @property
@@ -144,6 +200,25 @@ class Session:
         """
         req = boot.request
         damaged = boot.damaged
+        link = boot.link
+        message: Message | None
+        if link is not None and link.moves and link.game is not None:
+            # a shared game at a point: opened as it is (a bad link: its plain deal, and why)
+            change = self._new_game(linked=link.game)
+            message, announce = change.message, change.announce
+            if link.error is not None:
+                text = self.cat.t(link.error, text=isolate(link.error_text), n=link.game.deal)
+                message = Message(text, "url")
+            elif link.game.moves:
+                message = Message(self.cat.t("link.opened", n=link.game.moves))
+            announce = " ".join(w for w in (message.text if message else "", change.announce) if w)
+            self.started = True
+            if boot.storage_refused:
+                self._show_notice("refused")
+            if damaged:
+                self._show_notice("damaged")
+                change = _with(change, effects=(*change.effects, SaveSettings()))
+            return _with(change, message=message, announce=announce)
         restored = None if req.error else self.progress.restore(req, self.clock)
         if restored is not None and restored.game is not None:
             change = self._new_game(restored=restored.game, resumed=restored.resumed)
@@ -206,13 +281,21 @@ class Session:
         return change
 
     def _new_game(self, deal: int | None = None, position: Position | None = None,
-                  restored: Game | None = None, variant: str | None = None, resumed: bool = True) -> Change:
+                  restored: Game | None = None, variant: str | None = None, resumed: bool = True,
+                  linked: Game | None = None, fresh: Game | None = None,
+                  replay: bool = False) -> Change:
         s = self.settings
         self.drawn_at_random = False
         self.level = None
         self.deal_error = None
+        self.watching = None
+        self.par = self.par_state = None
         if restored is not None:
             game = restored
+        elif linked is not None:
+            game = linked
+        elif fresh is not None:
+            game = fresh
         else:
             game = Game(deal, position=position, variant=variant or "freecell",
                         auto_move=s.flag("auto-move"), clock=self.clock)
@@ -225,9 +308,9 @@ class Session:
         self.analysis.finishing = False
         self.panel = None
         effects: list[Effect] = []
-        if game.deal is not None:
+        if game.deal is not None or linked is not None:
             effects.append(SetAddress())
-        effects += self.progress.adopt(game, restored=restored is not None)
+        effects += self.progress.adopt(game, restored=restored is not None, replay=replay)
         if restored is not None and resumed and (restored.moves or restored.can_redo()):
             if restored.clock.started and not restored.is_won():
                 restored.clock.start()  # it ran when the page closed
@@ -240,6 +323,7 @@ class Session:
         words = [message.text]
         if game.is_won():
             self.panel = "win"
+            effects += self._par_effects()
         elif game.is_stuck():
             self.panel = "stuck"
             words.append(self.cat.t("say.stuck"))
@@ -247,24 +331,30 @@ class Session:
                       announce=" ".join(w for w in words if w), effects=tuple(effects))
 
     # --- the table ----------------------------------------------------------------
+    @_touches
     def tap_card(self, pile: Pile, index: int) -> Change:
         return self._outcome(self.table.tap_card(pile, index))
 
+    @_touches
     def tap_pile(self, pile: Pile) -> Change:
         return self._outcome(self.table.tap_pile(pile))
 
+    @_touches
     def tap_nothing(self) -> Change:
         """A tap on the felt: the selection drops."""
         return self._outcome(self.table.clear())
 
+    @_touches
     def select(self, pile: Pile, index: int) -> Change:
         """Select from card ``index`` of ``pile`` (the long-press picker; never sends a card home)."""
         return self._outcome(self.table.select(pile, index))
 
+    @_touches
     def activate(self, target: Target, select_only: bool = False) -> Change:
         """Enter or Space on the keyboard target."""
         return self._outcome(activate(self.table, target, select_only=select_only))
 
+    @_touches
     def pick(self, pile: Pile, index: int) -> Selection | Change:
         """A drag starts on card ``index`` of ``pile``: the cards it takes, or the refusal to show."""
         picked = self.table.pick(pile, index)
@@ -273,17 +363,36 @@ class Session:
         self.table.selection = None
         return picked
 
+    @_touches
     def drop(self, pile: Pile, index: int, dst: Pile | None) -> Change:
-        """Cards dragged from card ``index`` of ``pile`` released over ``dst`` (``None``: nowhere)."""
+        """Cards dragged from card ``index`` of ``pile`` released over ``dst`` (``None``: nowhere).
+
+        The player carried the cards there: they land in one step (the
+        frames skip a multi-card move's single-card steps), then the
+        auto-moves play one by one.
+        """
         out = self.table.drop(pile, index, dst)
         if out.kind == "deselected":  # dropped where it came from, or off the piles: back in place
             return Change(kind="deselected", redraw=True)
-        return self._outcome(out)
+        return self._outcome(replace(out, steps=()) if out.kind == "moved" else out)
 
+    def landing(self, pile: Pile, index: int, dst: Pile | None) -> Pile | None:
+        """Where cards dragged from card ``index`` of ``pile`` would land over ``dst``; ``None``: refused.
+
+        A pure query (the drag's highlight asks it as the pointer moves).
+        """
+        return self.table.landing(pile, index, dst)
+
+    def can_drop(self, pile: Pile, index: int, dst: Pile | None) -> bool:
+        """Whether releasing cards dragged from card ``index`` of ``pile`` over ``dst`` plays a move."""
+        return self.landing(pile, index, dst) is not None
+
+    @_touches
     def play(self, move: Move) -> Change:
         """Play a move chosen elsewhere (the hint's)."""
         return self._outcome(self.table.play(move))
 
+    @_touches
     def clear_selection(self) -> Change:
         return self._outcome(self.table.clear())
 
@@ -300,7 +409,7 @@ class Session:
         return Change(kind="none", redraw=True)
 
     def _refused(self, refusal: Refusal) -> Change:
-        text = self.cat.refusal(refusal)
+        text = self.cat.refusal(refusal, self.game.rules)
         return Change(kind="refused", redraw=True, message=Message(text, refusal.reason.value), announce=text)
 
     def _after_turn(self, turn: Turn, steps: tuple[Move, ...] = (), finishing: bool = False) -> Change:
@@ -319,6 +428,8 @@ class Session:
         if self.game.is_won():
             self.panel = "win"
             self.analysis.finishing = False
+            self.watching = None
+            effects += self._par_effects()
             time_text = self.cat.time(self.game.elapsed())
             words.append(self.cat.t("say.won", moves=self.game.moves, time=time_text))
         elif self.game.is_stuck():
@@ -330,6 +441,7 @@ class Session:
                       announce=" ".join(w for w in words if w), effects=tuple(effects))
 
     # --- history ------------------------------------------------------------------
+    @_touches
     def undo(self) -> Change:
         """Take back the last turn; on a fresh deal, go back to the game New deal left (it was kept)."""
         self.table.clear()
@@ -352,6 +464,7 @@ class Session:
         return Change(kind="undone", frames=(turn.after, turn.before), redraw=True, game_changed=True,
                       message=Message(text), announce=text, effects=tuple(effects))
 
+    @_touches
     def redo(self) -> Change:
         self.table.clear()
         turn = self.game.redo()
@@ -361,16 +474,36 @@ class Session:
         change = self._after_turn(turn)  # says the move again
         return _with(change, kind="redone", message=Message(self.cat.t("msg.redone")))
 
-    def replay(self) -> Change:
-        """The deal again from its start (a started game is abandoned)."""
-        self.table.clear()
-        self.game.restart()
-        self.panel = None
-        self.analysis.finishing = False
-        effects = [*self.progress.replayed(), *self._analyse()]
-        return Change(kind="jumped", redraw=True, game_changed=True, message=CLEAR,
-                      effects=tuple(effects))
+    def can_replay(self) -> bool:
+        """Whether Replay would change anything: the game has moves (played or undone)."""
+        return bool(self.game.moves or self.game.can_redo())
 
+    @_touches
+    def replay(self) -> Change:
+        """The deal again from its start, as a new game of it.
+
+        A started game is kept (in the unfinished games) until the replay's
+        first move: Undo before that brings it back, moves and all, so one
+        stray key loses nothing; after it, the game is abandoned.
+        """
+        old = self.game
+        if not self.can_replay():
+            return Change()
+        self.table.clear()
+        self.analysis.finishing = False
+        fresh = Game(old.deal, position=old.start if old.deal is None else None,
+                     rules=old.rules if old.variant is None else None,
+                     variant=None if old.variant is None else old.variant.id,
+                     auto_move=old.auto_move, clock=self.clock)
+        change = self._new_game(fresh=fresh, replay=True)
+        words = [self.cat.t("msg.replayed", n=old.deal) if old.deal is not None else self.cat.t(
+            "msg.replayed_board")]
+        if self.progress.left is not None:
+            words.append(self.cat.t("msg.undo_brings_back"))
+        text = " ".join(words)
+        return _with(change, message=Message(text), announce=text)
+
+    @_touches
     def back_to_winnable(self) -> Change:
         back = self.analysis.last_winnable(self.line())
         if back is None:
@@ -391,6 +524,7 @@ class Session:
             out.append(CancelSolver() if ask is None else AskEffect(ask))
         return out
 
+    @_touches
     def hint(self) -> Change:
         """Hint: what is known, else a quick move at once while the solver looks; twice plays it."""
         pos = self.position
@@ -419,6 +553,28 @@ class Session:
 
     def solver_reply(self, pos: Position, reply: an.Reply) -> Change:
         """The worker answered about ``pos`` (a typed reply: see :func:`freecell.ui.analysis.parse_reply`)."""
+        deep = self.analysis.deep and pos == self.analysis.asking
+        change = self._solver_reply(pos, reply)
+        if change.new_game:
+            return change
+        if self.par_state == PAR_SEARCHING and pos == self.game.start:
+            self._count_par()
+        pbk = self.watching
+        if pbk is None or pbk.state != pb.SEARCHING or pos != pbk.origin or pos != self.position:
+            return change
+        k = self.analysis.known.get(pos)
+        if k is not None and k.verdict is an.Verdict.SOLVED and k.rest:
+            ready = self._watch_ready(pbk, k.rest)
+            return _with(ready, effects=(*change.effects, *ready.effects))
+        resumed = any(isinstance(e, AskEffect) and e.ask.position == pos for e in change.effects)
+        searching_on = resumed or not deep
+        if isinstance(reply, an.SolverReply) and reply.verdict is an.Verdict.UNKNOWN and searching_on:
+            return change  # the worker searches on
+        why = (pb.UNAVAILABLE if isinstance(reply, an.SolverFailure) else
+               pb.UNSOLVABLE if self.verdict() is an.Verdict.UNSOLVABLE else pb.NOT_FOUND)
+        return _with(change, announce=self._watch_none(pbk, why))
+
+    def _solver_reply(self, pos: Position, reply: an.Reply) -> Change:
         a = self.analysis
         a.answered(pos, reply)
         line = self.line()
@@ -467,6 +623,10 @@ class Session:
             a.unavailable = True
             a.asking = None
             a.background = None
+            if self.par_state == PAR_SEARCHING:
+                self.par_state = PAR_UNKNOWN
+            if self.watching is not None and self.watching.state == pb.SEARCHING:
+                return Change(kind="watch", announce=self._watch_none(self.watching, pb.UNAVAILABLE))
         bar = a.bar
         waiting = bar is not None and (
             bar.state == an.SEARCHING or (bar.state == an.FALLBACK and bar.suggestion))
@@ -477,6 +637,7 @@ class Session:
         return Change(kind="analysis")
 
     # --- finish ---------------------------------------------------------------------
+    @_touches
     def finish(self) -> Change:
         """Finish: every card left goes home, one turn each (pressed again: stop)."""
         if self.analysis.finishing:
@@ -507,6 +668,208 @@ class Session:
             return Change(kind="analysis")
         text = self.cat.t("msg.finish_stopped")
         return Change(kind="analysis", message=Message(text), announce=text)
+
+    # --- watch the solution ------------------------------------------------------------
+    def watch(self) -> Change:
+        """Show solution (the hint bar): the solver's solution from here, played step by step.
+
+        Known already: the number of moves is shown and the first step comes
+        after :data:`~freecell.ui.playback.LEAD_MS`; else the worker is asked
+        and the playback starts when it answers.
+        """
+        pos = self.position
+        if pos.is_won() or self.finishing or (self.watching is not None and self.watching.state != pb.NONE):
+            return Change()
+        self.table.clear()
+        self.analysis.clear_bar()
+        self.panel = None
+        playback = pb.Playback(pos, speed=self.watch_speed)
+        self.watching = playback
+        k = self.analysis.known.get(pos)
+        if k is not None and k.verdict is an.Verdict.SOLVED and k.rest:
+            return self._watch_ready(playback, k.rest)
+        if self.verdict() is an.Verdict.UNSOLVABLE:
+            return Change(kind="watch", announce=self._watch_none(playback, pb.UNSOLVABLE))
+        if self.analysis.unavailable:
+            return Change(kind="watch", announce=self._watch_none(playback, pb.UNAVAILABLE))
+        effects: list[Effect] = []
+        if self.analysis.asking != pos:
+            self.analysis.asking = pos
+            self.analysis.deep = False
+            ask = an.Ask(pos, self.game.rules, an.HINT_BUDGET_MS, self.analysis.background)
+            effects.append(AskEffect(ask))
+        return Change(kind="watch", announce=watch_text(self.cat, playback), effects=tuple(effects))
+
+    def watch_solution(self) -> Change:
+        """Watch a short solution (the win panel): the deal again from its start, played by the solver."""
+        if not self.game.is_won():
+            return self.watch()
+        change = self.replay()
+        shown = self.watch()
+        return _with(change, kind="watch", announce=shown.announce, effects=(*change.effects, *shown.effects))
+
+    def watch_tick(self, ticket: int) -> Change:
+        """The playback's timer (:class:`~freecell.ui.change.WatchNext`): the next step, if it still holds."""
+        playback = self.watching
+        if playback is None or playback.ticket != ticket or playback.state != pb.PLAYING:
+            return Change()
+        return self._watch_forward(playing=True)
+
+    def watch_toggle(self) -> Change:
+        """Pause, or play on (Space, the play button)."""
+        playback = self.watching
+        if playback is None or playback.state not in (pb.PLAYING, pb.PAUSED):
+            return Change()
+        if playback.state == pb.PLAYING:
+            playback.state = pb.PAUSED
+            self._next_ticket(playback)  # the timer in flight plays nothing
+            return Change(kind="watch", announce=self.cat.t("watch.paused"))
+        if playback.at_end():
+            return Change()
+        playback.state = pb.PLAYING
+        ticket = self._next_ticket(playback)
+        return Change(kind="watch", announce=self.cat.t("watch.playing"),
+                      effects=(WatchNext(playback.step_ms(), ticket),))
+
+    def watch_step(self, forward: bool = True) -> Change:
+        """One step forward or back (the arrows); the playback pauses there."""
+        playback = self.watching
+        if playback is None or playback.state not in (pb.PLAYING, pb.PAUSED):
+            return Change()
+        playback.state = pb.PAUSED
+        self._next_ticket(playback)
+        if forward:
+            return self._watch_forward(playing=False) if not playback.at_end() else Change(kind="watch")
+        if playback.done == 0 or self.position != playback.position():
+            return Change(kind="watch")
+        self.table.clear()
+        turn = self.game.undo()
+        if turn is None:
+            return Change(kind="watch")
+        playback.done -= 1
+        self.panel = None
+        effects = [SaveGame(), *self._analyse()]
+        return Change(kind="watch", frames=(turn.after, turn.before), redraw=True, game_changed=True,
+                      announce=watch_text(self.cat, playback), effects=tuple(effects))
+
+    def watch_faster(self) -> Change:
+        """The speed button: slow, normal, fast, round again."""
+        playback = self.watching
+        if playback is None:
+            return Change()
+        self.watch_speed = playback.faster()
+        effects: tuple[Effect, ...] = ()
+        if playback.state == pb.PLAYING:
+            effects = (WatchNext(playback.step_ms(), self._next_ticket(playback)),)
+        return Change(kind="watch", announce=self.cat.t("watch.speed." + playback.speed), effects=effects)
+
+    def stop_watch(self) -> Change:
+        """Stop watching (the close button, Escape, a touch on the table): play goes on from here."""
+        playback = self.watching
+        if playback is None:
+            return Change()
+        self._end_watch()
+        words = self.cat.t("watch.stopped") if playback.state in (pb.PLAYING, pb.PAUSED) else ""
+        return Change(kind="watch", announce=words)
+
+    def _end_watch(self) -> bool:
+        """No playback any more; whether one was playing or paused."""
+        playback = self.watching
+        self.watching = None
+        return playback is not None and playback.state in (pb.PLAYING, pb.PAUSED)
+
+    def _next_ticket(self, playback: pb.Playback) -> int:
+        self._ticket += 1
+        playback.ticket = self._ticket
+        return self._ticket
+
+    def _watch_ready(self, playback: pb.Playback, rest: tuple[Move, ...]) -> Change:
+        playback.steps = pb.plan(playback.origin, rest, self.game.rules, self.game.auto_move)
+        playback.state = pb.PLAYING if playback.steps else pb.NONE
+        if not playback.steps:
+            return Change(kind="watch")
+        ticket = self._next_ticket(playback)
+        words = " ".join((watch_text(self.cat, playback), self.cat.t("watch.keys")))
+        return Change(kind="watch", announce=words, effects=(WatchNext(pb.LEAD_MS, ticket),))
+
+    def _watch_none(self, playback: pb.Playback, reason: str) -> str:
+        playback.state = pb.NONE
+        playback.reason = reason
+        return watch_text(self.cat, playback)
+
+    def _watch_forward(self, playing: bool) -> Change:
+        playback = self.watching
+        if playback is None or playback.at_end():
+            return Change()
+        if self.position != playback.position():  # the table changed under it: the player has it
+            return self.stop_watch()
+        step = playback.steps[playback.done]
+        self.table.clear()
+        try:
+            steps = tuple(self.game.steps(step.move))
+            turn = self.game.replay(step.text())
+        except (GameLoadError, ValueError):
+            return self.stop_watch()
+        self.progress.watching()  # the solver plays this game: it is not the player's to win
+        playback.done += 1
+        change = self._after_turn(turn, steps)
+        words = self.cat.t("watch.say_step", n=playback.done, total=playback.total, move=change.announce)
+        effects = list(change.effects)
+        if self.game.is_won() or playback.at_end():
+            self.watching = None
+        elif playing:
+            effects.append(WatchNext(playback.step_ms(), self._next_ticket(playback)))
+        return _with(change, kind="watch", announce=words, effects=tuple(effects))
+
+    # --- par, the deal of the day, sharing ---------------------------------------------
+    def _par_effects(self) -> list[Effect]:
+        """The game is won: the solver's move count, from the start's known solution or asked for."""
+        self.par, self.par_state = None, PAR_SEARCHING
+        if self._count_par():
+            return []
+        if self.analysis.unavailable:
+            self.par_state = PAR_UNKNOWN
+            return []
+        return [AskEffect(an.Ask(self.game.start, self.game.rules, PAR_BUDGET_MS))]
+
+    def _count_par(self) -> bool:
+        k = self.analysis.known.get(self.game.start)
+        if k is None:
+            return False
+        if k.verdict is an.Verdict.SOLVED and k.rest:
+            self.par = pb.par(self.game.start, k.rest, self.game.rules, self.game.auto_move)
+            self.par_state = PAR_KNOWN
+        else:
+            self.par_state = PAR_UNKNOWN
+        return True
+
+    def daily(self) -> Change:
+        """The deal of the day (of the page's date), classic FreeCell; a game of it under way goes on."""
+        n = daily_deal(self.progress.today())
+        change = self.open_deal(n, "freecell")
+        text = self.cat.t("daily.started", n=n)
+        return _with(change, message=Message(text), announce=text)
+
+    def share(self) -> Change:
+        """Share: the game as a link, for the page to copy (or hand to the system's share sheet)."""
+        link = game_link(self.game)
+        if link is None:
+            text = self.cat.t("share.unavailable")
+            return Change(kind="panel", message=Message(text), announce=text)
+        return Change(kind="share", effects=(ShareLink(link),))
+
+    def shared(self, how: str, url: str) -> Change:
+        """How the page's share went: ``copied``, ``shared``, ``cancelled`` or ``failed`` (then by hand)."""
+        if how == "cancelled":
+            return Change()
+        if how in ("copied", "shared"):  # done: the panel it came from closes, the line says so
+            if self.panel in ("settings", "win", "share"):
+                self.panel = None
+            text = self.cat.t("share." + how)
+            return Change(kind="panel", message=Message(text), announce=text)
+        self.share_url = url
+        self.panel = "share"
+        return Change(kind="panel", announce=self.cat.t("share.by_hand"))
 
     # --- settings and language ---------------------------------------------------------
     def set_setting(self, name: str, value: bool | str | None) -> Change:
@@ -563,6 +926,8 @@ class Session:
         """Escape: close a panel, else the hint bar, else drop the selection; ``None`` if nothing."""
         if self.panel is not None:
             return self.close_panels()
+        if self.watching is not None:
+            return self.stop_watch()
         if self.analysis.bar is not None:
             return self.clear_hint()
         if self.table.selection is not None:
@@ -603,6 +968,9 @@ class Session:
             return Change(kind="panel")
         if seen.kind == "stats":
             self.progress.reread()
+            return Change(kind="panel")
+        if key == KEY_DAILY:
+            self.progress.reread_daily()
             return Change(kind="panel")
         return Change()
 

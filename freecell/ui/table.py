@@ -174,6 +174,27 @@ class TableState:
             dst = HOME
         return self._play(Move(pile, dst, picked.count))
 
+    def landing(self, pile: Pile, index: int, dst: Pile | None) -> Pile | None:
+        """Where cards dragged from card ``index`` of ``pile`` would land if released over ``dst``.
+
+        ``None`` if that drop would be refused (or is no move: back where they
+        came from, or off the piles).  A card dropped on any foundation goes to
+        its own suit's, so that is the pile named.  Nothing changes.
+        """
+        if dst is None or dst == pile:
+            return None
+        picked = self.pick(pile, index)
+        if isinstance(picked, Refusal):
+            return None
+        move = Move(pile, HOME if dst.kind == FOUNDATION and picked.count == 1 else dst, picked.count)
+        if self.game.check(move) is not None:
+            return None
+        if move.dst == HOME:
+            pos = self.game.position
+            card = pos.cells[pile.index] if pile.kind == CELL else pos.columns[pile.index][-1]
+            return Pile(FOUNDATION, (card or 0) & 3)
+        return dst
+
     def play(self, move: Move) -> Outcome:
         """Play a move chosen elsewhere (a hint); the selection ends."""
         self.selection = None

@@ -41,6 +41,7 @@ from playwright.sync_api import expect
 from freecell.game import Game
 from freecell.piles import Move
 from freecell.position import Position
+from freecell.ui.link import game_link
 
 from .helpers import (
     READY_TIMEOUT,
@@ -203,6 +204,16 @@ def test_embedded_game_plays_hints_and_tells_the_host(
     # the address inside the frame keeps the embedding parameters
     assert re.search(r"[?&]embed=1(&|$)", frame.evaluate("() => location.search"))
     assert len(host_messages(page)) == 1  # one game, one "started"
+    # Share in a frame: the plain page's link, copied, or offered to copy by hand where the
+    # frame may not write to the clipboard (a cross-origin frame without the permission)
+    frame.locator(".actionbar [data-action=settings]").click()
+    frame.locator("[data-panel=settings] [data-action=share]").click()
+    link = site + (game_link(game) or "")
+    shared = frame.locator("[data-panel=share]")
+    expect(shared.or_(frame.locator("[data-role=message]", has_text="Link copied"))).to_be_visible(
+        timeout=STEP_TIMEOUT)
+    if shared.is_visible():
+        expect(shared.locator("[data-role=share-link]")).to_have_value(link)
 
 
 def test_hostile_messages_are_ignored(open_context: Any, site: str, host_server: tuple[Path, int]) -> None:

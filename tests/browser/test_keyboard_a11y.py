@@ -258,7 +258,10 @@ def test_the_live_region_says_a_move_and_a_refusal(page: Any, site: str) -> None
     press_keys(page, ["ArrowRight"] * 6 + ["Enter"])
     message = page.locator("[data-role=message]")
     expect(message).to_have_attribute("data-reason", Reason.WRONG_COLOUR.value)
-    refusal = EN.t("reason.wrong_colour")
+    refused = game.check(Move.parse("28"))
+    assert refused is not None
+    refusal = EN.refusal(refused)  # the sentence with the real cards: 9♣ goes on 10♦ or 10♥, not on 10♣
+    assert "9♣" in refusal and "10♣" in refusal
     expect(message).to_have_text(refusal)
     expect(region).to_have_text(refusal)
     expect_game(page, game)

@@ -193,10 +193,13 @@ def test_a_reload_during_finish_brings_back_the_table_last_shown(page: Any, site
 
 
 FULL_JS = """
+window.__setItem = window.__setItem || Storage.prototype.setItem;
 Storage.prototype.setItem = function () {
   throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
 };
 """
+# The shared page goes on to other tests: its storage works again.
+UNFULL_JS = "() => { if (window.__setItem) Storage.prototype.setItem = window.__setItem; }"
 
 
 def test_storage_filling_up_during_play_is_said_again_and_the_game_can_be_kept(page: Any, site: str) -> None:
@@ -205,17 +208,20 @@ def test_storage_filling_up_during_play_is_said_again_and_the_game_can_be_kept(p
     play_cells(page, game, 1)
     expect(notice(page)).to_be_hidden()
     page.evaluate(f"() => {{ {FULL_JS} }}")  # the store is full from now on
-    play_cells(page, game, 1)
-    box = notice(page)
-    expect(box).to_be_visible(timeout=STEP_TIMEOUT)
-    expect(box).to_have_attribute("data-notice", "storage")
-    expect(box.locator("[data-action=copy-link]")).to_be_visible()  # the game can be kept by hand
-    box.locator("[data-action=notice-close]").click()
-    play_cells(page, game, 1)
-    expect(box).to_be_hidden()  # not at every move
-    page.clock.fast_forward(61_000)
-    play_cells(page, game, 1)
-    expect(box).to_be_visible(timeout=STEP_TIMEOUT)  # but again, a minute later
+    try:
+        play_cells(page, game, 1)
+        box = notice(page)
+        expect(box).to_be_visible(timeout=STEP_TIMEOUT)
+        expect(box).to_have_attribute("data-notice", "storage")
+        expect(box.locator("[data-action=copy-link]")).to_be_visible()  # the game can be kept by hand
+        box.locator("[data-action=notice-close]").click()
+        play_cells(page, game, 1)
+        expect(box).to_be_hidden()  # not at every move
+        page.clock.fast_forward(61_000)
+        play_cells(page, game, 1)
+        expect(box).to_be_visible(timeout=STEP_TIMEOUT)  # but again, a minute later
+    finally:
+        page.evaluate(UNFULL_JS)
 
 
 # --- the worker's replies are checked ----------------------------------------------------------------

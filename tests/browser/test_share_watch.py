@@ -1,0 +1,300 @@
+"""Share a game, watch the solution, the deal of the day and par, in real Chromium.
+
+Written against the hooks of the README: ``[data-action=share]`` (the
+settings panel and the win panel), the share panel ``[data-panel=share]``
+with ``[data-role=share-link]``; the playback bar ``[data-panel=watch]``
+(``data-state`` ``searching`` | ``playing`` | ``paused`` | ``none``,
+``data-step``, ``data-total``) with ``[data-action=watch-back |
+watch-play | watch-forward | watch-speed | watch-close]``, opened by
+``[data-panel=hint] [data-action=watch]`` or the win panel's
+``[data-action=watch-solution]``; the deal of the day ``[data-action=daily]``
+and ``[data-role=daily-deal | daily-solved]`` (settings), ``[data-stat=
+daily-solved | daily-streak | daily-longest]`` (statistics),
+``[data-status=deal][data-daily=yes]``; par ``[data-win=par]`` with
+``data-state`` and ``data-value``, and ``[data-win=daily]``.
+
+The clipboard is a stub put in the page (``navigator.clipboard.writeText``
+records what it is given), so nothing depends on the browser's permission
+prompts; ``test_embed.py`` shares from a real cross-origin frame, where the
+browser refuses the clipboard and the link is offered to copy by hand.
+Most tests use the shared page; one boots a page of its own, in another
+time zone with its clock set, to check that the deal of the
+day is the same there, offline.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from freecell.deals import daily_deal
+from freecell.game import Game
+from freecell.piles import Move
+from freecell.position import Position
+from freecell.rules import FREECELL
+from freecell.solver import Solver
+from freecell.ui import playback as pb
+from freecell.ui.daily import KEY_DAILY, apply_win
+from freecell.ui.link import game_link
+
+from .helpers import (
+    STEP_TIMEOUT,
+    deal_url,
+    expect_game,
+    expect_layout,
+    expect_status,
+    is_shared,
+    open_page,
+    play_move_on_page,
+    read_layout,
+    solution_lines,
+    wait_ready,
+)
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the browser tests cannot run without Playwright (see conftest.py)
+    expect = None  # type: ignore[assignment]
+
+pytestmark = pytest.mark.browser
+
+WORKER_TIMEOUT = 120_000  # ms: the solver worker boots its own Pyodide, slow on a busy machine
+ANSWER_TIMEOUT = 60_000
+DAY = date(2025, 3, 14)
+
+CLIPBOARD_JS = """
+() => {
+  window.__copied = [];
+  Object.defineProperty(navigator, 'clipboard', {configurable: true, value: {
+    writeText: async (text) => { window.__copied.push(String(text)); }}});
+}
+"""
+UNSTUB_JS = "() => { delete navigator.clipboard; }"
+# Every text the playback bar shows, in order.
+TEXTS_JS = """
+() => {
+  const el = document.querySelector('[data-role=watch-text]');
+  const texts = window.__watchTexts = [];
+  new MutationObserver(() => {
+    if (el.textContent && texts[texts.length - 1] !== el.textContent) texts.push(el.textContent);
+  }).observe(el, {childList: true, characterData: true, subtree: true});
+}
+"""
+
+
+def message(page: Any) -> Any:
+    return page.locator("[data-role=message]")
+
+
+def watch_bar(page: Any) -> Any:
+    return page.locator("[data-panel=watch]")
+
+
+def watch_step(page: Any) -> int:
+    return int(watch_bar(page).get_attribute("data-step") or 0)
+
+
+def wait_worker(page: Any) -> None:
+    page.wait_for_function("() => document.documentElement.dataset.worker === 'ready'",
+                           timeout=WORKER_TIMEOUT)
+
+
+def share(page: Any) -> str:
+    """Press Share in the settings panel; the link it copied."""
+    before = page.evaluate("() => window.__copied.length")
+    page.locator(".actionbar [data-action=settings]").click()
+    page.locator("[data-panel=settings] [data-action=share]").click()
+    page.wait_for_function("(n) => window.__copied.length > n", arg=before, timeout=STEP_TIMEOUT)
+    expect(message(page)).to_have_text(re.compile("^Link copied"), timeout=STEP_TIMEOUT)
+    return str(page.evaluate("() => window.__copied[window.__copied.length - 1]"))
+
+
+# --- share -----------------------------------------------------------------------------------------
+
+
+def test_share_copies_a_link_that_opens_the_game_at_that_move_and_undo_goes_back(
+        page: Any, site: str) -> None:
+    page.evaluate(CLIPBOARD_JS)
+    try:
+        open_page(page, deal_url(site, 617))
+        game = Game(617)
+        for line in solution_lines(617)[:3]:
+            play_move_on_page(page, game, Move.parse(line))
+        link = share(page)
+        assert link == site + (game_link(game) or "?"), link
+        page.keyboard.press("Escape")
+        open_page(page, link)
+        expect_game(page, game)
+        expect(message(page)).to_have_text(f"A shared game, at move {game.moves}.")
+        assert "moves=" not in page.url  # a reload goes on with the game, not the link again
+        for n in range(game.moves - 1, -1, -1):
+            page.locator(".actionbar [data-action=undo]").click()
+            expect_status(page, "moves", n)
+        expect_layout(page, Position.deal(617))
+    finally:
+        page.evaluate(UNSTUB_JS)
+
+
+@pytest.mark.parametrize(("moves", "says"), [
+    ("58.11", "cannot be played"),  # an illegal move
+    ("58.zz%3Cb%3E", "cannot be played"),  # not move notation
+    ("58." * 21_000, "cannot be played"),  # too long
+    ("58&variant=klondike", "does not exist"),  # an unknown variant
+])
+def test_a_tampered_link_gives_one_line_and_the_plain_deal(
+        page: Any, site: str, moves: str, says: str) -> None:
+    open_page(page, f"{site}?deal=617&moves={moves}")
+    expect(message(page)).to_contain_text(says, timeout=STEP_TIMEOUT)
+    expect(message(page)).to_have_attribute("data-reason", "url")
+    text = message(page).inner_text().strip()
+    assert "\n" not in text and "<b>" not in message(page).inner_html()
+    expect_layout(page, Position.deal(617))
+    expect_status(page, "moves", 0)
+    expect_status(page, "variant", "freecell")
+
+
+# --- watch the solution ----------------------------------------------------------------------------
+
+
+def test_watch_plays_pauses_steps_both_ways_stops_on_a_touch_and_undo_takes_steps_back(
+        page: Any, site: str) -> None:
+    open_page(page, deal_url(site, 1))
+    wait_worker(page)
+    expect_status(page, "winnable", "yes", timeout=ANSWER_TIMEOUT)  # the start's solution is known
+    page.locator("body").press("h")
+    expect(page.locator("[data-panel=hint]")).to_have_attribute("data-state", "found", timeout=ANSWER_TIMEOUT)
+    page.evaluate(TEXTS_JS)
+    page.locator("[data-panel=hint] [data-action=watch]").click()
+    bar = watch_bar(page)
+    expect(bar).to_have_attribute("data-state", "playing", timeout=STEP_TIMEOUT)
+    total = int(bar.get_attribute("data-total") or 0)
+    assert total > 10
+    page.wait_for_function("() => Number(document.querySelector('[data-panel=watch]').dataset.step) >= 2",
+                           timeout=STEP_TIMEOUT)
+    # the number of moves was on show before the first step
+    shown = page.evaluate("() => window.__watchTexts")
+    assert shown[:2] == [f"A solution in {total} moves", f"Move 1 of {total}"], shown
+    expect(page.locator("[data-role=announce]")).to_have_text(re.compile(rf"^Move \d+ of {total}: "))
+    page.keyboard.press("Space")  # pause
+    expect(bar).to_have_attribute("data-state", "paused")
+    k = watch_step(page)
+    expect_status(page, "moves", k)
+    page.wait_for_timeout(1200)  # over a step's time: nothing moves while paused
+    assert watch_step(page) == k
+    page.keyboard.press("ArrowRight")
+    expect(bar).to_have_attribute("data-step", str(k + 1))
+    expect_status(page, "moves", k + 1)
+    after = read_layout(page)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(bar).to_have_attribute("data-step", str(k - 1))
+    expect_status(page, "moves", k - 1)
+    before = read_layout(page)
+    bar.locator("[data-action=watch-forward]").click()
+    bar.locator("[data-action=watch-forward]").click()
+    expect_layout(page, after)
+    bar.locator("[data-action=watch-speed]").click()
+    expect(bar.locator("[data-action=watch-speed]")).to_have_attribute("data-value", "fast")
+    bar.locator("[data-action=watch-play]").click()
+    expect(bar).to_have_attribute("data-state", "playing")
+    page.wait_for_function("(n) => Number(document.querySelector('[data-panel=watch]').dataset.step) > n",
+                           arg=k + 1, timeout=STEP_TIMEOUT)
+    # a touch on the table stops it at once; play goes on from where it stands
+    box = page.locator("svg#table").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + 5, box["y"] + box["height"] - 5)
+    page.mouse.down()
+    expect(bar).to_be_hidden()
+    page.mouse.up()
+    moves = int(page.locator("[data-status=moves]").get_attribute("data-value") or 0)
+    assert moves > k + 1
+    page.wait_for_timeout(1000)  # over two fast steps: nothing more is played
+    expect_status(page, "moves", moves)
+    for n in range(moves - 1, k - 2, -1):  # every step is an ordinary turn: undone one by one
+        page.locator(".actionbar [data-action=undo]").click()
+        expect_status(page, "moves", n)
+    expect_layout(page, before)
+
+
+# --- the deal of the day and par ---------------------------------------------------------------------
+
+
+def test_the_daily_deal_won_counts_for_the_day_and_the_streak_and_par_shows(page: Any, site: str) -> None:
+    n = daily_deal(DAY)
+    start = Position.deal(n)
+    steps = pb.plan(start, Solver(start, FREECELL).solve(max_nodes=300_000).moves, FREECELL)
+    game = Game(n)
+    for step in steps[:-1]:
+        game.play(step.move)
+    link = site + (game_link(game) or "")
+    page.clock.set_system_time(datetime(2025, 3, 14, 12, 0))
+    try:
+        yesterday = apply_win(None, DAY - timedelta(days=1)).text
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY_DAILY, yesterday])
+        open_page(page, deal_url(site, 5))
+        page.locator(".actionbar [data-action=settings]").click()
+        daily = page.locator("[data-panel=settings] [data-role=daily]")
+        expect(daily.locator("[data-role=daily-deal]")).to_have_attribute("data-value", str(n))
+        expect(daily.locator("[data-role=daily-solved]")).to_have_attribute("data-value", "no")
+        daily.locator("[data-action=daily]").click()
+        expect_status(page, "deal", n)
+        expect(page.locator("[data-status=deal]")).to_have_attribute("data-daily", "yes")
+        expect(message(page)).to_have_text(f"Deal of the day: {n}")
+        # a friend's link to the same deal, one move from the end: the last move is the player's
+        open_page(page, link)
+        wait_worker(page)
+        play_move_on_page(page, game, steps[-1].move)
+        assert game.is_won()
+        win = page.locator("[data-panel=win]")
+        expect(win).to_be_visible(timeout=STEP_TIMEOUT)
+        expect(win.locator("[data-win=daily]")).to_have_text("Deal of the day solved. Daily streak: 2 days.")
+        par = win.locator("[data-win=par]")
+        expect(par).to_have_attribute("data-state", "known", timeout=ANSWER_TIMEOUT)
+        value = int(par.get_attribute("data-value") or 0)
+        assert 10 < value < 200
+        expect(par).to_have_text(f"You: {game.moves} moves, the solver’s: {value}.")
+        win.locator("[data-action=look]").click()
+        page.locator(".actionbar [data-action=settings]").click()
+        page.locator("[data-panel=settings] [data-action=stats]").click()
+        stats = page.locator("[data-panel=stats]")
+        expect(stats.locator("[data-stat=daily-solved]")).to_have_attribute("data-value", "yes")
+        expect(stats.locator("[data-stat=daily-streak]")).to_have_attribute("data-value", "2")
+        expect(stats.locator("[data-stat=daily-longest]")).to_have_attribute("data-value", "2")
+    finally:
+        page.clock.set_system_time(datetime.now())
+
+
+def test_the_daily_deal_is_the_same_in_another_context_far_away_offline(open_context: Any, site: str,
+                                                                      page: Any) -> None:
+    assert is_shared(page)
+    n = daily_deal(DAY)
+    # 14 March, 20:00 in Auckland is 07:00 UTC the same day
+    ctx = open_context(timezone_id="Pacific/Auckland")
+    other = ctx.new_page()
+    other.clock.install(time=datetime(2025, 3, 14, 7, 0, tzinfo=UTC))
+    other.add_init_script(f"({CLIPBOARD_JS})()")
+    other.goto(site)
+    wait_ready(other)
+    ctx.set_offline(True)  # computed on the device: nothing to fetch
+    other.locator(".actionbar [data-action=settings]").click()
+    daily = other.locator("[data-panel=settings] [data-role=daily]")
+    expect(daily.locator("[data-role=daily-deal]")).to_have_attribute("data-value", str(n))
+    daily.locator("[data-action=daily]").click()
+    expect_status(other, "deal", n)
+    expect_layout(other, Position.deal(n))
+    # and the shared page, in its own time zone, the same day
+    page.clock.set_system_time(datetime(2025, 3, 14, 9, 30))
+    try:
+        open_page(page, deal_url(site, 5))
+        page.locator(".actionbar [data-action=settings]").click()
+        expect(page.locator("[data-role=daily-deal]")).to_have_attribute("data-value", str(n))
+    finally:
+        page.clock.set_system_time(datetime.now())
+    # the link is copied offline too
+    other.locator(".actionbar [data-action=settings]").click()
+    other.locator("[data-panel=settings] [data-action=share]").click()
+    other.wait_for_function("() => window.__copied.length === 1", timeout=STEP_TIMEOUT)
+    assert other.evaluate("() => window.__copied[0]") == f"{site}?deal={n}"
