@@ -108,7 +108,7 @@ class RequestLog:
             self.foreign.append(url)
 
     def watch_page(self, page: Any) -> None:
-        page.on("pageerror", lambda err: self.page_errors.append(str(err)))
+        page.on("pageerror", lambda err: self.page_errors.append(error_text(err)))
         page.on("console", lambda msg: self.console.append(f"{msg.type}: {msg.text}"))
 
 
@@ -177,7 +177,7 @@ class Shared:
         self.log.on_request(request)
 
     def on_page_error(self, err: Any) -> None:
-        self.log.page_errors.append(str(err))
+        self.log.page_errors.append(error_text(err))
 
     def on_console(self, msg: Any) -> None:
         self.log.console.append(f"{msg.type}: {msg.text}")
@@ -223,6 +223,12 @@ _RESET_JS = """
   start.remove();
 }
 """
+
+
+def error_text(err: Any) -> str:
+    """An uncaught page error, with where it was thrown (the first lines of its stack)."""
+    stack = [line.strip() for line in str(getattr(err, "stack", "") or "").splitlines()[1:4]]
+    return " | ".join([str(err), *stack])
 
 
 @pytest.fixture
