@@ -1,9 +1,9 @@
 """Deals searched to the end once a test session, shared by the solver's test files.
 
-Deal 11982's proof (about 62,000 nodes) is the longest search of the suite;
-``tests/test_solver.py`` and ``tests/test_unwinnable.py`` both need it, and
-get it from here, so it runs once (the worker's tests prove it once more, in
-slices beside a foreground search: that is what they test).
+Deal 11982's proof (about 62,000 nodes) is the longest search of the suite:
+the tests of ``tests/test_solver.py`` that need it get it from here, so it
+runs once there (``tests/test_unwinnable.py``, run in another process, leaves
+11982 to it; the worker's tests prove a shorter lost deal in slices).
 """
 
 from __future__ import annotations

@@ -138,4 +138,5 @@ def test_refusal_words_are_the_message_line_words() -> None:
     refusal = game.check(Move.parse("28"))
     assert refusal is not None
     data = json.loads((I18N / "en.json").read_text(encoding="utf-8"))
-    assert EN.refusal(refusal) == data["reason.wrong_colour"]
+    words = data["reason.wrong_colour"].format(card="9♣", bases="10♦ or 10♥", onto="10♣")
+    assert EN.refusal(refusal) == words

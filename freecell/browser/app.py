@@ -108,6 +108,8 @@ class Page:
 
     # --- the one path to the screen --------------------------------------------
     def apply(self, change: ch.Change) -> None:
+        if not self.bindings.live:  # stopped (a restart): a task that ends now changes nothing
+            return
         s = self.session
         if change.game_changed:
             self.events.cancel_press()
@@ -293,6 +295,7 @@ class Page:
 
 
 _current: list[Page] = []
+_restarting = asyncio.Lock()
 _tasks: set[Any] = set()
 
 
@@ -341,6 +344,11 @@ async def restart(query: str) -> None:
     What a reload does, without booting Python again: the browser tests run
     many games on one page this way (``window.freecellRestart``).
     """
+    async with _restarting:  # one at a time: each stops the page object the last one made
+        await _restart(query)
+
+
+async def _restart(query: str) -> None:
     document.documentElement.dataset.state = "loading"
     client = None
     if _current:

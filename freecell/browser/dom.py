@@ -73,7 +73,9 @@ class Bindings:
         self._listeners: list[tuple[Any, str, Any]] = []
         self._intervals: list[Any] = []
         self._timeouts: set[Any] = set()
+        self._frames: set[Any] = set()
         self._observers: list[Any] = []
+        self.live = True  # until :meth:`unbind`: a callback already queued then does nothing
 
     def on(self, target: Any, event: str, handler: Callable[[Any], None], **opts: bool) -> None:
         proxy = create_proxy(handler)
@@ -95,7 +97,8 @@ class Bindings:
 
         def run(*_: Any) -> None:
             self._timeouts.discard(handle[0])
-            fn()
+            if self.live:
+                fn()
 
         handle.append(window.setTimeout(create_once_callable(run), ms))
         self._timeouts.add(handle[0])
@@ -107,7 +110,17 @@ class Bindings:
             self._timeouts.discard(handle)
 
     def frame(self, fn: Callable[[], None]) -> None:
-        window.requestAnimationFrame(create_once_callable(lambda *_: fn()))
+        """Run ``fn`` before the next paint (cancelled by :meth:`unbind`: a page object that
+        stopped never draws again, even for a resize that came just before)."""
+        handle: list[Any] = []
+
+        def run(*_: Any) -> None:
+            self._frames.discard(handle[0])
+            if self.live:
+                fn()
+
+        handle.append(window.requestAnimationFrame(create_once_callable(run)))
+        self._frames.add(handle[0])
 
     def observe_size(self, el: Any, fn: Callable[[], None]) -> None:
         proxy = create_proxy(lambda *_: fn())
@@ -123,9 +136,12 @@ class Bindings:
             window.clearInterval(handle)
         for handle in self._timeouts:
             window.clearTimeout(handle)
+        for handle in self._frames:
+            window.cancelAnimationFrame(handle)
+        self.live = False
         for observer in self._observers:
             observer.disconnect()
         for proxy in self._proxies:
             proxy.destroy()
         self._listeners, self._intervals, self._observers, self._proxies = [], [], [], []
-        self._timeouts = set()
+        self._timeouts, self._frames = set(), set()

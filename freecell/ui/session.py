@@ -495,7 +495,9 @@ class Session:
                      rules=old.rules if old.variant is None else None,
                      variant=None if old.variant is None else old.variant.id,
                      auto_move=old.auto_move, clock=self.clock)
+        par = (self.par, self.par_state)  # the same deal: the same par
         change = self._new_game(fresh=fresh, replay=True)
+        self.par, self.par_state = par if par[1] == PAR_KNOWN else (None, None)
         words = [self.cat.t("msg.replayed", n=old.deal) if old.deal is not None else self.cat.t(
             "msg.replayed_board")]
         if self.progress.left is not None:

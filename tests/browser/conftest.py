@@ -15,8 +15,9 @@
   (``.py-error``).  ``fresh_page`` is a page of such a context, 1280x800:
   a real first boot of the page (Pyodide and the solver worker).
 * ``page``: the shared page.  One page of one guarded context is booted once
-  for the whole run; each test gets it with its storage cleared, its size
-  back to 1280x800 and nothing of the last test's faked visibility, and
+  for the whole run; each test gets it with its storage cleared, reduced
+  motion (a test marked ``motion`` gets the glides), its size back to
+  1280x800 and nothing of the last test's faked visibility, and
   :func:`helpers.open_page` starts the game a URL asks for in it without
   booting again (``window.freecellRestart``: the page object is started
   anew in the same runtime, with the same solver worker).  The same checks
@@ -92,6 +93,14 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     return {**browser_context_args, "viewport": VIEWPORT, "locale": "en-GB", "service_workers": "block"}
 
 
+def motion(request: pytest.FixtureRequest) -> str:
+    """The ``reduced_motion`` a test's pages have: ``reduce``, or ``no-preference`` if it is marked
+    ``motion``.  The same moves, without the glides that Playwright's clicks would wait out (a card
+    is clicked once it stands still); the motion is tested where it is the point
+    (tests/browser/test_motion.py, the speed setting)."""
+    return "no-preference" if request.node.get_closest_marker("motion") is not None else "reduce"
+
+
 class RequestLog:
     """Every request of a context, the ones that would leave the machine, and errors."""
 
@@ -108,7 +117,7 @@ class RequestLog:
             self.foreign.append(url)
 
     def watch_page(self, page: Any) -> None:
-        page.on("pageerror", lambda err: self.page_errors.append(str(err)))
+        page.on("pageerror", lambda err: self.page_errors.append(error_text(err)))
         page.on("console", lambda msg: self.console.append(f"{msg.type}: {msg.text}"))
 
 
@@ -118,11 +127,13 @@ def request_log() -> RequestLog:
 
 
 @pytest.fixture
-def open_context(new_context: Callable[..., Any], request_log: RequestLog) -> Iterator[Callable[..., Any]]:
+def open_context(new_context: Callable[..., Any], request_log: RequestLog,
+                 request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
     """``open_context(**kwargs)``: a guarded browser context (see the module doc)."""
     contexts: list[Any] = []
 
     def _open(**kwargs: Any) -> Any:
+        kwargs.setdefault("reduced_motion", motion(request))
         ctx = new_context(**kwargs)
         ctx.on("request", request_log.on_request)
         ctx.on("page", request_log.watch_page)
@@ -177,7 +188,7 @@ class Shared:
         self.log.on_request(request)
 
     def on_page_error(self, err: Any) -> None:
-        self.log.page_errors.append(str(err))
+        self.log.page_errors.append(error_text(err))
 
     def on_console(self, msg: Any) -> None:
         self.log.console.append(f"{msg.type}: {msg.text}")
@@ -225,6 +236,12 @@ _RESET_JS = """
 """
 
 
+def error_text(err: Any) -> str:
+    """An uncaught page error, with where it was thrown (the first lines of its stack)."""
+    stack = [line.strip() for line in str(getattr(err, "stack", "") or "").splitlines()[1:4]]
+    return " | ".join([str(err), *stack])
+
+
 @pytest.fixture
 def page(request: pytest.FixtureRequest, shared: Shared, request_log: RequestLog,
          open_context: Callable[..., Any]) -> Iterator[Any]:
@@ -243,7 +260,7 @@ def page(request: pytest.FixtureRequest, shared: Shared, request_log: RequestLog
         pg = shared.page = shared.boot()  # type: ignore[attr-defined]
     shared.log = request_log
     pg.set_viewport_size(VIEWPORT)
-    pg.emulate_media(reduced_motion="no-preference")
+    pg.emulate_media(reduced_motion=motion(request))
     pg.clock.resume()
     pg.mouse.up()
     pg.evaluate(_RESET_JS)

@@ -54,6 +54,7 @@ except ImportError:  # the browser tests are skipped then (see conftest.py)
     expect = None  # type: ignore[assignment]
 
 browser = pytest.mark.browser
+pytestmark = pytest.mark.motion  # the glides are the point: the page runs with motion
 EN = json.loads((Path(__file__).resolve().parents[2] / "static" / "i18n" / "en.json").read_text("utf-8"))
 
 # One free cell, no empty column: 2 cards may move onto a card; the run 9H 8S 7H 6S of column 1

@@ -380,6 +380,7 @@ def test_smart_tap_moves_a_card_to_a_column_and_survives_a_reload(page: Any, sit
 
 
 @browser
+@pytest.mark.motion
 def test_animation_speed_and_off_survive_a_reload(open_context: Any, site: str) -> None:
     ctx = open_context()
     ctx.add_init_script(COUNT_MOTION_JS)

@@ -278,7 +278,11 @@ def test_the_daily_deal_is_the_same_in_another_context_far_away_offline(open_con
     other.add_init_script(f"({CLIPBOARD_JS})()")
     other.goto(site)
     wait_ready(other)
-    ctx.set_offline(True)  # computed on the device: nothing to fetch
+    # the solver's worker boots in its own Pyodide (no service worker here to serve it offline):
+    # then the line goes down; the deal of the day is computed on the device, nothing to fetch
+    other.wait_for_function("() => document.documentElement.dataset.worker === 'ready'",
+                            timeout=60_000)
+    ctx.set_offline(True)
     other.locator(".actionbar [data-action=settings]").click()
     daily = other.locator("[data-panel=settings] [data-role=daily]")
     expect(daily.locator("[data-role=daily-deal]")).to_have_attribute("data-value", str(n))
