@@ -6,6 +6,7 @@ tests do)::
     python3 bench/page.py                          # 5 interleaved rounds, 30 moves
     python3 bench/page.py --runs 7 --baseline /tmp/old/dist --json /tmp/page.json
     python3 bench/page.py --identity               # the server sends no precompressed file
+    python3 bench/page.py motion [--rounds N]      # the table's motion (bench/motion.py)
 
 What one *round* loads, in this order (a fresh browser profile, on disk, for
 each sequence, so the HTTP cache is a real one; every site on its own
@@ -690,6 +691,12 @@ def report(result: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["motion"]:  # the table's motion: input to table, the frames of a move
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import motion
+
+        return int(motion.main(argv[1:]))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=5, help="interleaved rounds (default 5)")
     parser.add_argument("--moves", type=int, default=30, help="moves timed for latency (default 30; 0: none)")
