@@ -34,7 +34,11 @@ init script and read afterwards:
 
 * *first paint*: the ``first-contentful-paint`` entry;
 * *table visible*: the first ``g.card`` element in the document, then the
-  frame after it (a ``requestAnimationFrame`` and a message posted from it);
+  frame after it (a ``requestAnimationFrame`` and a message posted from it):
+  on a revisit, the table static/early.js draws before Python from what the
+  last visit showed (each measured load takes its move back and leaves the
+  page, as a returning player's last visit did; the plain pages' storage is
+  forgotten instead);
 * *ready*: ``<html data-state=ready>`` (a MutationObserver);
 * *first move*: as soon as the page is ready, the harness taps the bottom card
   of column 1 and then free cell ``a``; when ``[data-status=moves]`` gets
@@ -463,11 +467,19 @@ class Load:
         s.js_heap_mb = heap["usedSize"] / 2**20
         t = self.net.totals()
         s.bytes, s.requests, s.not_modified = t["bytes"], t["requests"], t["not_modified"]
-        # the next load starts the deal afresh: leave the page (which saves the
-        # game as it goes), then forget the saved game
+        # the next load is a returning player's: the move is taken back (the deal as it
+        # started, so that the same move can be timed again), and the page left, which
+        # saves the game and what the table looked like (static/early.js draws that at
+        # the next load, before Python).  Other pages: their storage is forgotten.
+        if ours and card is not None:
+            page.keyboard.press("u")
+            page.wait_for_function(
+                "() => document.querySelector('[data-status=moves]')?.getAttribute('data-value') === '0'",
+                timeout=STEP_MS)
         origin = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}"
         page.goto("about:blank")
-        self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "local_storage"})
+        if not ours:
+            self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "local_storage"})
         return s
 
     def prefetch_snapshots(self, url: str) -> None:
