@@ -6,6 +6,7 @@ tests do)::
     python3 bench/page.py                          # 5 interleaved rounds, 30 moves
     python3 bench/page.py --runs 7 --baseline /tmp/old/dist --json /tmp/page.json
     python3 bench/page.py --identity               # the server sends no precompressed file
+    python3 bench/page.py motion [--rounds N]      # the table's motion (bench/motion.py)
 
 What one *round* loads, in this order (a fresh browser profile, on disk, for
 each sequence, so the HTTP cache is a real one; every site on its own
@@ -33,7 +34,11 @@ init script and read afterwards:
 
 * *first paint*: the ``first-contentful-paint`` entry;
 * *table visible*: the first ``g.card`` element in the document, then the
-  frame after it (a ``requestAnimationFrame`` and a message posted from it);
+  frame after it (a ``requestAnimationFrame`` and a message posted from it):
+  on a revisit, the table static/early.js draws before Python from what the
+  last visit showed (each measured load takes its move back and leaves the
+  page, as a returning player's last visit did; the plain pages' storage is
+  forgotten instead);
 * *ready*: ``<html data-state=ready>`` (a MutationObserver);
 * *first move*: as soon as the page is ready, the harness taps the bottom card
   of column 1 and then free cell ``a``; when ``[data-status=moves]`` gets
@@ -462,11 +467,19 @@ class Load:
         s.js_heap_mb = heap["usedSize"] / 2**20
         t = self.net.totals()
         s.bytes, s.requests, s.not_modified = t["bytes"], t["requests"], t["not_modified"]
-        # the next load starts the deal afresh: leave the page (which saves the
-        # game as it goes), then forget the saved game
+        # the next load is a returning player's: the move is taken back (the deal as it
+        # started, so that the same move can be timed again), and the page left, which
+        # saves the game and what the table looked like (static/early.js draws that at
+        # the next load, before Python).  Other pages: their storage is forgotten.
+        if ours and card is not None:
+            page.keyboard.press("u")
+            page.wait_for_function(
+                "() => document.querySelector('[data-status=moves]')?.getAttribute('data-value') === '0'",
+                timeout=STEP_MS)
         origin = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}"
         page.goto("about:blank")
-        self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "local_storage"})
+        if not ours:
+            self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "local_storage"})
         return s
 
     def prefetch_snapshots(self, url: str) -> None:
@@ -690,6 +703,12 @@ def report(result: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["motion"]:  # the table's motion: input to table, the frames of a move
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import motion
+
+        return int(motion.main(argv[1:]))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=5, help="interleaved rounds (default 5)")
     parser.add_argument("--moves", type=int, default=30, help="moves timed for latency (default 30; 0: none)")

@@ -52,7 +52,9 @@ class SolverClient:
         self.jobs: dict[int, tuple[Position, Rules]] = {}  # the requests still wanted
         self.current: int | None = None  # the foreground one
         self.background: int | None = None
-        self.pending: str | None = None  # the request waiting for the worker to be ready
+        # the requests waiting for the worker to be ready, in order: the one in flight, and the
+        # one it keeps searching behind it if that one was never sent either
+        self.pending: list[tuple[int, str]] = []
         self.last_text: str | None = None
         self.told_unavailable = False
         self.logged_bad = False
@@ -113,7 +115,7 @@ class SolverClient:
         owed = [self.jobs[i][0] for i in (self.current, self.background) if i is not None and i in self.jobs]
         self.jobs.clear()
         self.current = self.background = None
-        self.pending = None
+        self.pending = []
         first = not self.told_unavailable
         self.told_unavailable = True
         self.on_unavailable(first, True)
@@ -128,8 +130,8 @@ class SolverClient:
         first = not self.told_unavailable
         self.told_unavailable = True
         self.background = None  # its search died with the worker
-        if self.current is not None and self.pending is None:
-            self.pending = self.last_text  # owed: ask the next worker again
+        if self.current is not None and not self.pending and self.last_text is not None:
+            self.pending = [(self.current, self.last_text)]  # owed: ask the next worker again
         if self.failures > MAX_FAILURES:
             self._give_up()
             return
@@ -163,8 +165,9 @@ class SolverClient:
         if self.ready:
             self.worker.postMessage(text)
             self._arm()
-        else:
-            self.pending = text
+        else:  # the search kept behind goes first, if it was waiting too (else the worker never
+            # hears of it, and the proof it would carry down is lost)
+            self.pending = [*(p for p in self.pending if p[0] == keep), (rid, text)]
 
     def cancel(self) -> None:
         """Stop the search in flight; its reply, if it comes, is dropped (the background one goes on)."""
@@ -174,7 +177,7 @@ class SolverClient:
             if self.ready:
                 self.worker.postMessage(json.dumps({"type": "cancel", "id": rid}))
         self.current = None
-        self.pending = None
+        self.pending = [p for p in self.pending if p[0] == self.background]
         if self.background is None:
             self._disarm()
 
@@ -209,9 +212,10 @@ class SolverClient:
         if kind == "ready":
             self.ready = True
             document.documentElement.setAttribute("data-worker", "ready")
-            if self.pending is not None:
-                self.worker.postMessage(self.pending)
-                self.pending = None
+            if self.pending:
+                for _, text in self.pending:
+                    self.worker.postMessage(text)
+                self.pending = []
                 self._arm()
             return
         if kind == "error" and msg.get("fatal") is True:

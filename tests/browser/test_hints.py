@@ -408,8 +408,14 @@ def _played(page: Any, game: Game) -> Move:
     raise AssertionError("the page played a move that is not legal here")
 
 
-def test_deal_11982_played_by_hints_is_proven_lost(page: Any, site: str) -> None:
-    """Hint, play its move, again and again: the proof of the start carries down (no other way)."""
+def test_deal_11982_played_by_hints_is_proven_lost(fresh_page: Any, site: str) -> None:
+    """Hint, play its move, again and again: the proof of the start carries down (no other way).
+
+    From the first moment of a visit: the first presses come while the worker
+    still boots, so the search of the start waits for it with the others (and
+    must reach it before them, or no proof ever comes).
+    """
+    page = fresh_page
     open_recorded(page, deal_url(site, UNSOLVABLE_DEAL))
     game = Game(deal=UNSOLVABLE_DEAL)
     bar = hint_bar(page)
@@ -435,6 +441,13 @@ def test_deal_11982_played_by_hints_is_proven_lost(page: Any, site: str) -> None
         raise AssertionError("never proven lost")
     seconds = (page.evaluate("() => performance.now()") - t0) / 1000
     print(f"11982 proven lost {seconds:.1f} s after the first Hint, after {game.moves} moves")
+    # every search kept going behind another was sent to the worker before it
+    sent: set[int] = set()
+    for e in worker_log(page):
+        data = e["data"] or {}
+        if e["dir"] == "out" and data.get("type") == "solve":
+            assert data.get("keep") is None or data["keep"] in sent, (data["id"], data.get("keep"))
+            sent.add(data["id"])
     for action in ("undo", "hint", "replay", "new"):
         expect(bar.locator(f"[data-action={action}]")).to_be_visible()
     expect_status(page, "winnable", "no")
