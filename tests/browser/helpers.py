@@ -557,9 +557,14 @@ def play_move_on_page(page: Any, game: Game, move: Move, how: str = "tap") -> st
         expect_status(page, "moves", game.moves)
     except AssertionError as e:
         message = page.locator("[data-role=message]")
+        shown = page.evaluate(
+            "() => Array.from(document.querySelectorAll("
+            "'[data-panel]:not([hidden]), [data-role=picker]:not([hidden])'))"
+            ".map((e) => e.dataset.panel || e.dataset.role)")
         raise AssertionError(
             f"move {move.text()} ({played}) was not counted; message: {message.inner_text()!r} "
-            f"reason: {message.get_attribute('data-reason')!r}"
+            f"reason: {message.get_attribute('data-reason')!r}; open: {shown}; "
+            f"selected: {selected_cards(page)}"
         ) from e
     expect_layout(page, game.position)
     return played
