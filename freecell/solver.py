@@ -567,24 +567,26 @@ class Solver:
         if known is None or self._hit is not None:
             return 0
         best: tuple[int, _Node, int] | None = None
-        root = self._root
+
+        def on_path(node: _Node) -> bool:
+            """Whether ``node`` is on the known solution; the shortest way found is kept."""
+            nonlocal best
+            k = known.find(self._key(node))
+            if k is None:
+                return False
+            total = node.g + len(known.moves) - k
+            if best is None or total < best[0]:
+                best = (total, node, k)
+            return True
+
         expanded = 1
-        for child in self._children(root):
+        for child in self._children(self._root):
             child = self._auto_child(child)
-            k = known.find(self._key(child))
-            if k is not None:
-                total = child.g + len(known.moves) - k
-                if best is None or total < best[0]:
-                    best = (total, child, k)
+            if on_path(child):
                 continue
             expanded += 1
             for grand in self._children(child):
-                grand = self._auto_child(grand)
-                k = known.find(self._key(grand))
-                if k is not None:
-                    total = grand.g + len(known.moves) - k
-                    if best is None or total < best[0]:
-                        best = (total, grand, k)
+                on_path(self._auto_child(grand))
         self.nodes += expanded
         if best is not None:
             self._hit = (best[1], best[2])

@@ -204,7 +204,7 @@ class Session(Watching):
         message: Message | None
         if link is not None and link.moves and link.game is not None:
             # a shared game at a point: opened as it is (a bad link: its plain deal, and why)
-            change = self._new_game(linked=link.game)
+            change = self._new_game(prepared=link.game)
             message, announce = change.message, change.announce
             if link.error is not None:
                 text = self.cat.t(link.error, text=isolate(link.error_text), n=link.game.deal)
@@ -282,7 +282,7 @@ class Session(Watching):
 
     def _new_game(self, deal: int | None = None, position: Position | None = None,
                   restored: Game | None = None, variant: str | None = None, resumed: bool = True,
-                  linked: Game | None = None, fresh: Game | None = None,
+                  prepared: Game | None = None,
                   replay: bool = False) -> Change:
         s = self.settings
         self.drawn_at_random = False
@@ -292,10 +292,8 @@ class Session(Watching):
         self.par = self.par_state = None
         if restored is not None:
             game = restored
-        elif linked is not None:
-            game = linked
-        elif fresh is not None:
-            game = fresh
+        elif prepared is not None:  # a shared link's game, or the deal again (Replay)
+            game = prepared
         else:
             game = Game(deal, position=position, variant=variant or "freecell",
                         auto_move=s.flag("auto-move"), clock=self.clock)
@@ -308,7 +306,7 @@ class Session(Watching):
         self.analysis.finishing = False
         self.panel = None
         effects: list[Effect] = []
-        if game.deal is not None or linked is not None:
+        if game.deal is not None or prepared is not None:
             effects.append(SetAddress())
         effects += self.progress.adopt(game, restored=restored is not None, replay=replay)
         if restored is not None and resumed and (restored.moves or restored.can_redo()):
@@ -496,7 +494,7 @@ class Session(Watching):
                      variant=None if old.variant is None else old.variant.id,
                      auto_move=old.auto_move, clock=self.clock)
         par = (self.par, self.par_state)  # the same deal: the same par
-        change = self._new_game(fresh=fresh, replay=True)
+        change = self._new_game(prepared=fresh, replay=True)
         self.par, self.par_state = par if par[1] == PAR_KNOWN else (None, None)
         words = [self.cat.t("msg.replayed", n=old.deal) if old.deal is not None else self.cat.t(
             "msg.replayed_board")]

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from freecell.cards import card_text
 from freecell.engine import apply_move, can_finish, check_move, is_stuck, moving_cards
@@ -62,11 +63,6 @@ from .helpers import (
     read_layout,
     status_value,
 )
-
-try:
-    from playwright.sync_api import expect
-except ImportError:  # the browser tests cannot run without Playwright (see conftest.py)
-    expect = None  # type: ignore[assignment]
 
 pytestmark = pytest.mark.browser
 

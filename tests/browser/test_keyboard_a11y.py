@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from freecell.game import Game
 from freecell.piles import Move, column
@@ -57,11 +58,6 @@ from .helpers import (
     solution_lines,
     status_value,
 )
-
-try:
-    from playwright.sync_api import expect
-except ImportError:
-    expect = None  # type: ignore[assignment]
 
 pytestmark = pytest.mark.browser
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from freecell.cards import card_text, parse_card
 from freecell.game import Game
@@ -47,11 +48,6 @@ from .helpers import (
     pile_point,
     play_move_on_page,
 )
-
-try:
-    from playwright.sync_api import expect
-except ImportError:  # the browser tests are skipped then (see conftest.py)
-    expect = None  # type: ignore[assignment]
 
 browser = pytest.mark.browser
 pytestmark = pytest.mark.motion  # the glides are the point: the page runs with motion

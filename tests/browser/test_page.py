@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from playwright.sync_api import expect
 
 from freecell.cards import card_text
 from freecell.deals import MAX_DEAL
@@ -65,11 +66,6 @@ from .helpers import (
     tap_card,
     tap_pile,
 )
-
-try:
-    from playwright.sync_api import expect
-except ImportError:  # the browser tests are skipped then (see conftest.py)
-    expect = None  # type: ignore[assignment]
 
 browser = pytest.mark.browser
 SOLVED_DEALS = (1, 617)

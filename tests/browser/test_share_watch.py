@@ -29,6 +29,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from freecell.deals import daily_deal
 from freecell.game import Game
@@ -53,11 +54,6 @@ from .helpers import (
     solution_lines,
     wait_ready,
 )
-
-try:
-    from playwright.sync_api import expect
-except ImportError:  # the browser tests cannot run without Playwright (see conftest.py)
-    expect = None  # type: ignore[assignment]
 
 pytestmark = pytest.mark.browser
 
