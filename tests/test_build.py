@@ -391,6 +391,12 @@ def test_page_carries_the_policy_and_nothing_inline() -> None:
         assert "'unsafe-inline'" not in policy and "*" not in policy and "http" not in policy
         assert "frame-ancestors" not in policy  # a header only, for hosts (README "Hosting")
     assert "'unsafe-eval'" not in build.CSP_WORKER
+    # only directives every engine knows: WebKit logs "Unrecognized Content-Security-Policy
+    # directive" twice a load for manifest-src (default-src covers the manifest anyway)
+    known = {"default-src", "script-src", "worker-src", "connect-src", "img-src", "style-src", "font-src",
+             "object-src", "base-uri", "form-action", "media-src", "frame-src", "child-src"}
+    for policy in (build.CSP, build.CSP_WORKER):
+        assert {part.split()[0] for part in policy.split("; ")} <= known, policy
     # every script from a file, no inline style or handler
     for tag in re.findall(r"<script\b[^>]*>", html):
         assert " src=" in tag, tag

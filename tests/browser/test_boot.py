@@ -86,28 +86,41 @@ def test_other_languages_fall_back_to_english(page: Any, site: str) -> None:
 # The solver worker's "ready" message tells how it booted.
 WORKER_SPY_JS = """
 window.__workerReady = null;
+window.__workerTrampoline = null;
 const OriginalWorker = Worker;
 window.Worker = function (url, options) {
   const w = new OriginalWorker(url, options);
   w.addEventListener('message', (e) => {
     const d = typeof e.data === 'string' ? JSON.parse(e.data) : e.data;
-    if (d && d.type === 'ready' && window.__workerReady === null) window.__workerReady = d.boot;
+    if (d && d.type === 'ready' && window.__workerReady === null) {
+      window.__workerReady = d.boot;
+      window.__workerTrampoline = d.trampoline;
+    }
   });
   return w;
 };
 window.Worker.prototype = OriginalWorker.prototype;
 """
 
+# Whether every one of these URLs is in the Cache API (where static/runtime.mjs looks).
 CACHED_JS = """
 async (urls) => {
-  for (const url of urls) {
-    try {
-      const r = await fetch(url, {cache: 'only-if-cached', mode: 'same-origin'});
-      if (!r.ok) return false;
-    } catch (e) { return false; }
-  }
+  for (const url of urls) if (!(await caches.match(url))) return false;
   return true;
 }
+"""
+
+# Put the server's answer for each URL into the page's snapshot cache, over what is there.
+RECACHE_JS = """
+async (urls) => {
+  const names = (await caches.keys()).filter((n) => n.endsWith(' snapshots'));
+  const cache = await caches.open(names[0]);
+  for (const url of urls) await cache.put(url, await fetch(url, {cache: 'reload'}));
+}
+"""
+
+TRAMPOLINE_JS = """
+async () => (await import('./static/runtime.mjs')).runtimeInfo().then((info) => info.trampoline)
 """
 
 
@@ -197,16 +210,19 @@ def test_the_page_and_the_worker_boot_from_cached_snapshots_and_from_byte_code_o
         absolute = [base + path.lstrip("/") for path in snapshots.values()]
 
         # a first visit: nothing cached, the page boots from byte-code, and plays (the
-        # worker, started once the page is ready, may find its snapshot fetched already)
+        # worker, started once the page is ready, may find its snapshot stored already)
         open_page(page, url)
         assert _boots(page, log)[0] == "bytecode"
         play_move_on_page(page, game, Move.parse(next(moves)))
         page.wait_for_function(CACHED_JS, arg=absolute, timeout=READY_TIMEOUT, polling=250)
 
-        # the revisit: both from their snapshot, the game as it was, and play
+        # the revisit: both from their snapshot, the game as it was, and play; both keep
+        # Pyodide's WebAssembly call trampoline (the build makes the snapshots where it compiles)
         page.reload()
         wait_ready(page)
         assert _boots(page, log) == ("snapshot", "snapshot")
+        assert page.evaluate(TRAMPOLINE_JS) == "wasm"
+        assert page.evaluate("() => window.__workerTrampoline") == "wasm"
         play_move_on_page(page, game, Move.parse(next(moves)))
 
         # snapshots that must be refused in the cache: the page's of another build
@@ -215,8 +231,7 @@ def test_the_page_and_the_worker_boot_from_cached_snapshots_and_from_byte_code_o
         worker_snapshot = (root / snapshots["worker"].lstrip("/")).read_bytes()
         OverridingHandler.override = {snapshots["page"]: gzip.compress(_mismatched(page_snapshot), 1),
                                       snapshots["worker"]: gzip.compress(worker_snapshot[:-4096], 1)}
-        page.evaluate("async (urls) => { for (const u of urls)"
-                      " await (await fetch(u, {cache: 'reload'})).arrayBuffer(); }", absolute)
+        page.evaluate(RECACHE_JS, absolute)
         assert page.evaluate(CACHED_JS, absolute)
         page.reload()
         wait_ready(page)

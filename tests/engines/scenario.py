@@ -1,0 +1,141 @@
+"""One player's visits, the same in every engine (a class per engine: see conftest.py).
+
+In order, on one tab of a fresh profile:
+
+1. the first visit boots from byte-code, never from a snapshot: no snapshot is
+   fetched before the game is ready, and the page and the worker say
+   ``bytecode``;
+2. a move by clicks (tap-tap, and a card sent home with one click);
+3. a hint: the bar shows a move and marks its piles;
+4. a reload keeps the game (its moves, where every card is);
+5. the service worker takes control and caches the build; the next visit
+   boots the page and the worker from their snapshots, with Pyodide's
+   WebAssembly call trampoline wherever the engine has one;
+6. a shared link (the share button, the clipboard stubbed) opens the same game;
+7. offline (the server stopped): the page, the worker, a move and a hint;
+8. no console error or warning, no uncaught error, no CSP violation, at any step.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from freecell.game import Game
+from freecell.piles import Move
+from tests.browser.helpers import solution_lines
+
+from . import table
+from .conftest import Visit
+
+pytestmark = pytest.mark.engines
+
+DEAL = 1
+
+
+def _no_console(v: Visit) -> None:
+    said = v.tab.console()
+    assert said == [], f"{v.tab.engine} console: {said}"
+
+
+def _next_move(v: Visit) -> Move:
+    return Move.parse(v.moves.pop(0))
+
+
+class EngineScenario:
+    engine = ""
+
+    def test_1_first_visit_boots_from_byte_code(self, step: Visit) -> None:
+        tab = step.tab
+        tab.goto(step.url + f"?deal={DEAL}")
+        table.wait_ready(tab)
+        assert tab.call("() => document.documentElement.dataset.boot") == "bytecode"
+        fetched = tab.call("() => performance.getEntriesByType('resource').map((e) => e.name)"
+                           ".filter((n) => n.includes('/snapshots/'))")
+        assert fetched == [], f"a first visit fetched snapshots: {fetched}"
+        ready = table.wait_worker(tab)
+        assert ready["boot"] == "bytecode"
+        step.game = Game(deal=DEAL)
+        step.moves = solution_lines(DEAL)
+        table.expect_layout(tab, step.game)
+        _no_console(step)
+
+    def test_2_moves_by_clicks(self, step: Visit) -> None:
+        for _ in range(3):
+            table.play(step.tab, step.game, _next_move(step))
+        _no_console(step)
+
+    def test_3_a_hint_marks_a_move(self, step: Visit) -> None:
+        tab = step.tab
+        table.click(tab, ".actionbar [data-action=hint]")
+        state = tab.wait("() => { const b = document.querySelector('[data-panel=hint]'); return !b.hidden"
+                         " && ['found', 'fallback'].includes(b.dataset.state) && b.dataset.state; }",
+                         timeout=table.READY, what="the hint bar with a move")
+        marks = tab.call("() => [...document.querySelectorAll('svg#table rect.pile[data-hint]')]"
+                         ".map((e) => e.dataset.hint).sort()")
+        assert marks == ["from", "to"], f"{state} hint marks {marks}"
+        _no_console(step)
+
+    def test_4_a_reload_keeps_the_game(self, step: Visit) -> None:
+        tab = step.tab
+        tab.reload()
+        table.wait_ready(tab)
+        table.expect_layout(tab, step.game)
+        assert table.status(tab, "moves") == str(step.game.moves)
+        table.play(tab, step.game, _next_move(step))
+        _no_console(step)
+
+    def test_5_the_service_worker_then_the_snapshots(self, step: Visit) -> None:
+        tab = step.tab
+        # the service worker registered once the game was ready; wait until it controls
+        # this page's scope and its cache holds the snapshots, then come back
+        tab.wait("async () => { const r = await navigator.serviceWorker.getRegistration();"
+                 " return !!(r && r.active); }", timeout=table.READY, what="an active service worker")
+        tab.wait("async () => (await caches.keys()).length > 0 && (await (await caches.open("
+                 "(await caches.keys()).find((n) => !n.endsWith(' snapshots')))).keys())"
+                 ".some((r) => r.url.includes('/snapshots/worker-'))",
+                 timeout=table.READY, what="the service worker's cache with the snapshots")
+        _no_console(step)
+        tab.reload()
+        table.wait_ready(tab)
+        assert tab.call("() => !!navigator.serviceWorker.controller")
+        info = tab.call("async () => (await import('./static/runtime.mjs')).runtimeInfo()")
+        ready = table.wait_worker(tab)
+        assert (info["boot"], ready["boot"]) == ("snapshot", "snapshot"), (info, ready, tab.call(
+            "async () => [await caches.keys(), (await Promise.all((await caches.keys()).map(async (n) =>"
+            " (await (await caches.open(n)).keys()).map((r) => r.url).filter((u) => u.includes('snap')))))]"),
+            tab.console())
+        # Pyodide's own choice of call path, kept by the snapshot (iOS keeps the JS one)
+        assert info["trampoline"] == ready["trampoline"]
+        print(f"{tab.engine}: page {info}, worker trampoline {ready['trampoline']}")
+        table.expect_layout(tab, step.game)
+        table.play(tab, step.game, _next_move(step))
+        _no_console(step)
+
+    def test_6_a_shared_link_opens_the_same_game(self, step: Visit) -> None:
+        tab = step.tab
+        tab.call("() => { window.__copied = []; Object.defineProperty(navigator, 'clipboard', {configurable:"
+                 " true, value: {writeText: async (t) => { window.__copied.push(String(t)); }}}); }")
+        table.click(tab, ".actionbar [data-action=settings]")
+        table.click(tab, "[data-panel=settings] [data-action=share]")
+        link = tab.wait("() => window.__copied[0] || (document.querySelector('[data-role=share-link]')"
+                        " || {}).value", timeout=table.STEP, what="the shared link")
+        assert link.startswith(step.url) and "moves=" in link, link
+        tab.goto(link)
+        table.wait_ready(tab)
+        table.expect_layout(tab, step.game)
+        assert table.status(tab, "moves") == str(step.game.moves)
+        _no_console(step)
+
+    def test_7_offline_the_game_plays_and_hints(self, step: Visit) -> None:
+        tab = step.tab
+        step.stop_server()
+        tab.reload()
+        table.wait_ready(tab)
+        table.wait_worker(tab)
+        table.expect_layout(tab, step.game)
+        table.play(tab, step.game, _next_move(step))
+        table.click(tab, ".actionbar [data-action=hint]")
+        tab.wait("() => { const b = document.querySelector('[data-panel=hint]');"
+                 " return !b.hidden && ['found', 'fallback'].includes(b.dataset.state); }",
+                 timeout=table.READY, what="a hint offline")
+        _no_console(step)
