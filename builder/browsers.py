@@ -70,6 +70,28 @@ _FIREFOX_LINE = re.compile(r"^JavaScript (error|warning): (\S*), line \d+: (.*)$
 KNOWN_NOISE = ("The WebAssembly exception handling 'try' instruction is deprecated",)
 
 
+# The browser the tests and benchmarks drive: Debian's Chromium when it is
+# installed (Playwright cannot download its own here), headless and quiet.
+CHROMIUM = Path("/usr/bin/chromium")
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+def chromium_launch_args() -> dict[str, Any]:
+    """Playwright ``launch()`` arguments for that browser (its own Chromium elsewhere)."""
+    args: dict[str, Any] = {"args": list(CHROMIUM_ARGS), "headless": True}
+    if CHROMIUM.exists():
+        args["executable_path"] = str(CHROMIUM)
+    return args
+
+
 class EngineError(RuntimeError):
     """An engine that cannot be started here; the message says why, in one line."""
 
@@ -265,11 +287,9 @@ class _PlaywrightPage(Page):
     def __init__(self, engine: str) -> None:
         from playwright.sync_api import sync_playwright
 
-        import build
-
         self.engine = engine
         self._pw = sync_playwright().start()
-        self._browser = self._pw.chromium.launch(**build.chromium_launch_args())
+        self._browser = self._pw.chromium.launch(**chromium_launch_args())
         self._context = self._browser.new_context(viewport={"width": WINDOW[0], "height": WINDOW[1]},
                                                   service_workers="allow", locale="en-GB")
         self._page = self._context.new_page()
