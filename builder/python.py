@@ -1,5 +1,5 @@
 """Python for the vendored Pyodide, made under Node: the byte-compiled standard library,
-``freecell.zip`` and the two memory snapshots (see the README's "Start-up").
+``freecell.zip`` and the two memory snapshots (see docs/architecture.md, "Start-up").
 
 Node runs ``node_driver.mjs`` with a job of steps; each step loads the vendored
 Pyodide and runs one of the two scripts that run inside it:

@@ -23,7 +23,7 @@ from .project import DIST
 from .site import build
 
 # The policy the page runs under: index.html has it in a <meta>, and the dev
-# server sends it as a header (see the README's "Hosting").  'wasm-unsafe-eval':
+# server sends it as a header (see docs/hosting.md).  'wasm-unsafe-eval':
 # Pyodide compiles WebAssembly.  'unsafe-eval': PyScript 0.7 builds functions
 # from strings on the main thread (measured: without it the page does not
 # boot).  No other host, no inline script or style, no blob: or data: URL.

@@ -1,4 +1,4 @@
-"""The build: the README's serve command, the service worker's file list, the policy, the manifest,
+"""The build: the serve command, the service worker's file list, the policy, the manifest,
 the byte-code and snapshots for Pyodide, the dev server's revalidation (304) and precompressed files."""
 
 from __future__ import annotations
@@ -389,7 +389,7 @@ def test_page_carries_the_policy_and_nothing_inline() -> None:
     assert head.index("Content-Security-Policy") < head.index("<script")  # before anything it governs
     for policy in (build.CSP, build.CSP_WORKER):
         assert "'unsafe-inline'" not in policy and "*" not in policy and "http" not in policy
-        assert "frame-ancestors" not in policy  # a header only, for hosts (README "Hosting")
+        assert "frame-ancestors" not in policy  # a header only, for hosts (docs/hosting.md)
     assert "'unsafe-eval'" not in build.CSP_WORKER
     # only directives every engine knows: WebKit logs "Unrecognized Content-Security-Policy
     # directive" twice a load for manifest-src (default-src covers the manifest anyway)
@@ -403,11 +403,11 @@ def test_page_carries_the_policy_and_nothing_inline() -> None:
     assert not re.search(r"<style\b|\sstyle=|\son[a-z]+=", html)
 
 
-def test_readme_gives_hosts_the_same_policy() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert f"Content-Security-Policy: {build.CSP}`" in readme
-    assert f"Content-Security-Policy: {build.CSP_WORKER}`" in readme
-    assert "frame-ancestors" in readme
+def test_the_hosting_docs_give_hosts_the_same_policy() -> None:
+    hosting = (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
+    assert f"Content-Security-Policy: {build.CSP}`" in hosting
+    assert f"Content-Security-Policy: {build.CSP_WORKER}`" in hosting
+    assert "frame-ancestors" in hosting
 
 
 def _png_size(path: Path) -> tuple[int, int]:

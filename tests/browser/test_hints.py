@@ -1,6 +1,6 @@
 """Hints, winnability and Finish in real Chromium, with the solver in its Web Worker.
 
-Written against the page's hooks (README, "Hooks"): ``.actionbar
+Written against the page's hooks (docs/embedding.md, "Hooks"): ``.actionbar
 [data-action=hint|finish|new]`` (keys ``H`` and ``F``), the hint bar
 ``[data-panel=hint]`` with ``data-state`` (``searching``, ``found``,
 ``unsolvable``, ``fallback``, ``unavailable``) and ``[data-role=hint-text]``,

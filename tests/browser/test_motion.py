@@ -12,7 +12,7 @@
   brings the game back; New deal (N) on a started game is taken back by Undo.
 * The status bar is one line at a phone's width, variant and all.
 
-Written against the README's hooks; expected positions come from the engine.
+Written against the page's hooks (docs/embedding.md); expected positions come from the engine.
 """
 
 from __future__ import annotations

@@ -1,20 +1,10 @@
 """The page in real Chromium: rendering, moves by tap, drag and touch, panels, timer.
 
-Written against the page's contract (selectors and attributes):
-
-* ``/?deal=N``, ``/?board=<fc-solve board text>``; a bad one shows a message in
-  ``[data-role=message]`` and starts a random deal.
-* ``<html data-state="loading|ready|failed">``.
-* 52 ``svg#table g#cards g.card`` elements with ``data-card`` (``QS``, ``TD``),
-  ``data-pile`` (``1``-``8``, ``a``-``d``, ``h1``-``h4`` clubs, diamonds,
-  hearts, spades) and ``data-index`` (0 = top card of a column; rank - 1 on a
-  foundation); drop areas ``svg#table g#piles rect.pile[data-pile]``.
-* Tap-tap (``selected`` class), tap-to-foundation, drag-and-drop
-  (``dragging`` class), touch; a refused move leaves the cards and sets
-  ``[data-role=message][data-reason=<freecell.rules.Reason>]``.
-* ``[data-status=capacity|home|moves|time|deal][data-value]``;
-  ``[data-action=undo|redo|hint|new|replay|rules|settings]``;
-  ``[data-panel=win|stuck|rules|settings]`` (``hidden`` until shown).
+Written against the page's DOM contract, which docs/embedding.md ("Hooks for
+tests and for sites that embed the game") holds, the one place it is written:
+the cards ``g.card[data-card][data-pile][data-index]``, the drop areas
+``rect.pile[data-pile]``, the status items, buttons, panels and the refusal
+line with its reason code.
 
 Expected positions always come from the engine (``Position``, ``Game``), so
 every check compares all 52 cards.  The plain tests at the top (no browser)

@@ -1,6 +1,6 @@
 """Share a game, watch the solution, the deal of the day and par, in real Chromium.
 
-Written against the hooks of the README: ``[data-action=share]`` (the
+Written against the page's hooks (docs/embedding.md): ``[data-action=share]`` (the
 settings panel and the win panel), the share panel ``[data-panel=share]``
 with ``[data-role=share-link]``; the playback bar ``[data-panel=watch]``
 (``data-state`` ``searching`` | ``playing`` | ``paused`` | ``none``,
