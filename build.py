@@ -18,7 +18,7 @@ The work is in the package ``builder/``, a module a concern:
 * ``builder/site.py``: the site put together, the page data the game's Python
   writes into the page, ``build.json`` and ``sw.js`` (the service worker with
   every file of the build);
-* ``builder/compress.py``: the precompressed ``.gz`` beside the big files;
+* ``builder/compress.py``: the precompressed ``.br`` and ``.gz`` beside the files;
 * ``builder/server.py``: the dev server and the policy it sends (README,
   "Hosting");
 * ``builder/browsers.py``: the browsers the tests and benchmarks drive;
@@ -35,7 +35,7 @@ import sys
 
 from builder.browsers import CHROMIUM_ARGS, chromium_launch_args
 from builder.cache import CACHE
-from builder.compress import PRECOMPRESS, precompress
+from builder.compress import precompress
 from builder.icons import render_icons
 from builder.npm import lockfile
 from builder.project import DIST, NODE_MODULES, ROOT, BuildError
@@ -67,7 +67,7 @@ from builder.site import (
 
 __all__ = [
     "APP_HOME", "BOOT_MARK", "BROWSER_GLOBALS", "CACHE", "CHROMIUM_ARGS", "COMPILE_PY", "CSP", "CSP_WORKER",
-    "DIST", "NODE_MODULES", "PAGE_SNAPSHOT_IMPORTS", "PRECOMPRESS", "ROOT", "RUNTIME_MARK", "RUNTIME_SOURCE",
+    "DIST", "NODE_MODULES", "PAGE_SNAPSHOT_IMPORTS", "ROOT", "RUNTIME_MARK", "RUNTIME_SOURCE",
     "SNAPSHOT_PY", "SPRITE_MARK", "STDLIB", "SW_BUILD", "SW_FILES", "WORKER_SNAPSHOT_IMPORTS", "BuildError",
     "Handler", "build", "built_copy", "chromium_launch_args", "finish", "lockfile", "main", "pack_snapshot",
     "page_data", "precompress", "run_node", "serve", "serving", "site_files", "unpack_snapshot",

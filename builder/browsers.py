@@ -84,6 +84,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 
+
 def chromium_launch_args() -> dict[str, Any]:
     """Playwright ``launch()`` arguments for that browser (its own Chromium elsewhere)."""
     args: dict[str, Any] = {"args": list(CHROMIUM_ARGS), "headless": True}

@@ -17,12 +17,14 @@ from .project import NODE_MODULES
 
 CACHE = NODE_MODULES / ".cache" / "freecell-build"
 
+
 def digest(*parts: bytes | str) -> str:
     h = hashlib.sha256()
     for part in parts:
         data = part.encode() if isinstance(part, str) else part
         h.update(len(data).to_bytes(8, "little") + data)
     return h.hexdigest()
+
 
 @contextlib.contextmanager
 def cache_entry(key: str) -> Iterator[tuple[Path, bool]]:
@@ -48,7 +50,8 @@ def cache_entry(key: str) -> Iterator[tuple[Path, bool]]:
         shutil.rmtree(work, ignore_errors=True)
         raise
 
-def prune_cache(keep_entries: int = 6, keep_gz: int = 40) -> None:
+
+def prune_cache(keep_entries: int = 6, keep_gz: int = 600) -> None:
     """Drop all but the most recently used entries of the build cache (each is tens of MB)."""
     if not CACHE.exists():
         return
@@ -64,6 +67,7 @@ def prune_cache(keep_entries: int = 6, keep_gz: int = 40) -> None:
             if work.stat().st_mtime < time.time() - 3600:
                 shutil.rmtree(work, ignore_errors=True)
     if (CACHE / "gz").exists():
-        for old in newest_first([p for p in (CACHE / "gz").iterdir() if p.suffix == ".gz"])[keep_gz:]:
+        copies = [p for p in (CACHE / "gz").iterdir() if p.suffix in (".gz", ".br")]
+        for old in newest_first(copies)[keep_gz:]:
             with contextlib.suppress(OSError):
                 old.unlink()

@@ -7,6 +7,7 @@ from .project import ROOT
 
 ICON_SIZES = (192, 512)
 
+
 def render_icons() -> None:
     """Render ``static/icon.svg`` to the manifest's PNG icons with headless Chromium.
 

@@ -44,8 +44,8 @@ for (const step of job.steps) {
   if (step.snapshot) {
     freeze();
     options._makeSnapshot = true;
-    if (step.browser) options.jsglobals = browserGlobals(step.browser);
   }
+  if (step.browser) options.jsglobals = browserGlobals(step.browser);
   const py = await loadPyodide(options);
   if (step.mount) {
     py.FS.mkdirTree("/host");
@@ -55,6 +55,11 @@ for (const step of job.steps) {
     py.unpackArchive(new Uint8Array(readFileSync(zip)), "zip", { extractDir: dir });
   }
   py.globals.set("JOB", JSON.stringify(step.args));
+  if (step.record) {
+    // as PyScript runs main.py (eval_code_async), and an error as Pyodide reports one
+    await py.runPythonAsync("import json");
+    try { py.runPython("def _failing():\n    raise ValueError('traceback')\n_failing()"); } catch (error) { /* formatted */ }
+  }
   py.runPython(step.code);
   if (step.snapshot) {
     // The call trampoline's pointer is an index into this Node's function table (or 0,

@@ -44,6 +44,7 @@ def npm_install() -> None:
     print("build: npm ci (pinned Pyodide and PyScript)", file=sys.stderr)
     subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
 
+
 def vendor(dest: Path) -> None:
     """Copy only what the page and the worker load from the runtime packages."""
     pyodide = NODE_MODULES / "pyodide"
@@ -58,11 +59,13 @@ def vendor(dest: Path) -> None:
                 continue
             shutil.copy2(f, dest / "pyscript" / f.name)
 
+
 def node_binary() -> str:
     node = shutil.which("node")
     if node is None:
         raise BuildError("Node (which comes with npm) is needed to byte-compile Python for Pyodide")
     return node
+
 
 def _literal_end(text: str, start: int) -> int:
     """The end of the JS object literal that opens at ``text[start]`` (strings skipped)."""
@@ -84,6 +87,7 @@ def _literal_end(text: str, start: int) -> int:
                 return i + 1
         i += 1
     raise BuildError("PyScript's core: unterminated object")
+
 
 def pyscript_sources() -> dict[str, str]:
     """PyScript 0.7's Python package, which it writes at each start: ``{"pyscript/x.py": source}``.
@@ -129,6 +133,7 @@ TRAMPOLINE_IOS = ('let isIOS=globalThis.navigator&&(/iPad|iPhone|iPod/.test(navi
                   'navigator.platform==="MacIntel"&&typeof navigator.maxTouchPoints!=="undefined"&&'
                   'navigator.maxTouchPoints>1);if(isIOS){return 0}')
 
+
 def trampoline_module() -> str:
     """The hex of Pyodide's WebAssembly call trampoline module, from the vendored pyodide.asm.mjs."""
     text = (NODE_MODULES / "pyodide" / "pyodide.asm.mjs").read_text(encoding="utf-8")
@@ -138,10 +143,12 @@ def trampoline_module() -> str:
                          "not know (TRAMPOLINE_MODULE, TRAMPOLINE_IOS in build.py): revisit both")
     return found.group(1)
 
+
 def lockfile() -> dict[str, Any]:
     """Pyodide's lock file without its packages (none is shipped): no 119 KB fetch at start."""
     info = json.loads((NODE_MODULES / "pyodide" / "pyodide-lock.json").read_text())["info"]
     return {"info": info, "packages": {}}
+
 
 def pyodide_digest() -> str:
     pyodide = NODE_MODULES / "pyodide"

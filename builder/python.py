@@ -11,12 +11,15 @@ snapshot's imports, then nothing of that code left behind).
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +35,8 @@ NODE_DRIVER = (HERE / "node_driver.mjs").read_text(encoding="utf-8")
 COMPILE_PY = (HERE / "pyodide_compile.py").read_text(encoding="utf-8")
 # The snapshot's last steps: the imports, then nothing of this code left behind.
 SNAPSHOT_PY = (HERE / "pyodide_snapshot.py").read_text(encoding="utf-8")
+# Which files of the standard library the page and the worker load.
+RECORD_PY = (HERE / "pyodide_record.py").read_text(encoding="utf-8")
 
 STDLIB = "vendor/pyodide/python_stdlib.pyc.zip"
 
@@ -53,6 +58,13 @@ PAGE_RUNTIME_IMPORTS = ("asyncio", "pyodide.http", "html")
 APP_HOME = "/home/pyodide"
 
 SNAPSHOT_MAGIC = b"FCSNAP01"  # pack_snapshot's format
+
+# Where Pyodide finds the standard library's zip (stdLibURL) in its file system.
+STDLIB_PREFIX = "/lib/python314.zip/"
+# Standard-library modules the page or the worker import only later, at run time, in ways
+# the build's recording (pyodide_record.py) does not run: a checked list
+# (tests/test_build.py holds it against every import of freecell/).
+LAZY_STDLIB: tuple[str, ...] = ()
 
 # What the page's modules may import from `js` when the page's snapshot is made
 # (under Node there is no browser): stand-ins of the same kind as the browser's.
@@ -79,8 +91,10 @@ def run_node(steps: list[dict[str, Any]]) -> None:
         # the minified Pyodide prints whole lines of its source: keep the end
         raise BuildError(f"Pyodide under Node failed:\n{r.stderr[-3000:]}")
 
+
 def package_files() -> list[tuple[str, Path]]:
     return [(f.relative_to(ROOT).as_posix(), f) for f in sorted((ROOT / "freecell").rglob("*.py"))]
+
 
 def python_runtime(dest: Path) -> dict[str, Any]:
     """Byte-code and snapshots for the site in ``dest``; what static/runtime.mjs is told.
@@ -99,23 +113,36 @@ def python_runtime(dest: Path) -> dict[str, Any]:
     stdlib = CACHE / stdlib_key / "stdlib.zip"
     files = package_files()
     pyscript = pyscript_sources()
-    imports = [PAGE_SNAPSHOT_IMPORTS, PAGE_RUNTIME_IMPORTS, WORKER_SNAPSHOT_IMPORTS, APP_HOME]
-    app_key = digest("app", stdlib_key, SNAPSHOT_PY, json.dumps(BROWSER_GLOBALS), json.dumps(imports),
+    imports = [PAGE_SNAPSHOT_IMPORTS, PAGE_RUNTIME_IMPORTS, WORKER_SNAPSHOT_IMPORTS, LAZY_STDLIB,
+               STDLIB_PREFIX, APP_HOME]
+    app_key = digest("app", stdlib_key, SNAPSHOT_PY, RECORD_PY, json.dumps(BROWSER_GLOBALS),
+                     json.dumps(imports),
                       json.dumps(pyscript, sort_keys=True), json.dumps(lockfile(), sort_keys=True),
                       *(part for rel, f in files for part in (rel, f.read_bytes())))
     with cache_entry(app_key) as (app_dir, ready):
         if not ready:
-            print("build: byte-compiling freecell and making the snapshots", file=sys.stderr)
+            print("build: byte-compiling freecell, trimming the standard library, making the snapshots",
+                  file=sys.stderr)
             package = app_dir / "freecell.zip"
             unpack = [[str(package), APP_HOME]]
             run_node([
                 {"stdlib": str(stdlib), "mount": True, "code": COMPILE_PY,
                  "args": {"package": [[[rel, "/host" + str(f)] for rel, f in files],
                                       "/host" + str(package), APP_HOME, pyscript]}},
-                {"stdlib": str(stdlib), "unpack": unpack, "code": SNAPSHOT_PY,
+                {"stdlib": str(stdlib), "mount": True, "unpack": unpack, "code": RECORD_PY, "record": True,
+                 "browser": BROWSER_GLOBALS,
+                 "args": {"imports": [*PAGE_SNAPSHOT_IMPORTS, *PAGE_RUNTIME_IMPORTS, *WORKER_SNAPSHOT_IMPORTS,
+                                      *LAZY_STDLIB],
+                          "optional": pyscript_imports(pyscript), "prefix": STDLIB_PREFIX,
+                          "out": "/host" + str(app_dir / "modules.json")}},
+            ])
+            trimmed = app_dir / "stdlib.zip"
+            trim_stdlib(stdlib, json.loads((app_dir / "modules.json").read_text()), trimmed)
+            run_node([
+                {"stdlib": str(trimmed), "unpack": unpack, "code": SNAPSHOT_PY,
                  "snapshot": str(app_dir / "page.raw"), "browser": BROWSER_GLOBALS,
                  "args": [*PAGE_SNAPSHOT_IMPORTS, *PAGE_RUNTIME_IMPORTS]},
-                {"stdlib": str(stdlib), "unpack": unpack, "code": SNAPSHOT_PY,
+                {"stdlib": str(trimmed), "unpack": unpack, "code": SNAPSHOT_PY,
                  "snapshot": str(app_dir / "worker.raw"), "args": list(WORKER_SNAPSHOT_IMPORTS)},
             ])
             for kind in ("page", "worker"):
@@ -123,7 +150,7 @@ def python_runtime(dest: Path) -> dict[str, Any]:
                 (app_dir / f"{kind}.bin").write_bytes(pack_snapshot(raw.read_bytes()))
                 raw.unlink()
     app_dir = CACHE / app_key
-    shutil.copyfile(stdlib, dest / STDLIB)
+    shutil.copyfile(app_dir / "stdlib.zip", dest / STDLIB)
     shutil.copyfile(app_dir / "freecell.zip", dest / "freecell.zip")
     (dest / "snapshots").mkdir()
     runtime: dict[str, Any] = {"stdlib": "../" + STDLIB, "lockfile": lockfile(), "snapshots": {},
@@ -134,6 +161,41 @@ def python_runtime(dest: Path) -> dict[str, Any]:
         (dest / name).write_bytes(data)
         runtime["snapshots"][kind] = {"url": "../" + name, "size": len(data)}
     return runtime
+
+
+def pyscript_imports(sources: dict[str, str]) -> list[str]:
+    """The top-level modules PyScript's Python package imports (its own and JS-backed ones too)."""
+    found: set[str] = set()
+    for text in sources.values():
+        for m in re.finditer(r"^\s*(?:import ([\w.]+)|from ([\w.]+) import)", text, re.MULTILINE):
+            name = m.group(1) or m.group(2)
+            if not name.startswith("."):
+                found.add(name)
+    return sorted(found)
+
+
+def trim_stdlib(full: Path, used: list[str], dest: Path) -> None:
+    """The standard library's zip with only the files in ``used`` (paths inside the zip).
+
+    Its entries are stored as they are: the file goes compressed as a whole
+    (``.br``, ``.gz``), which compresses better than entry by entry (the
+    byte-code of one module repeats names of another), and a stored entry is
+    imported without inflating it.
+    """
+    wanted = set(used)
+    out = io.BytesIO()
+    with zipfile.ZipFile(full) as src, zipfile.ZipFile(out, "w") as z:
+        for info in src.infolist():
+            if info.filename in wanted:
+                kept = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+                kept.external_attr = info.external_attr
+                kept.compress_type = zipfile.ZIP_STORED
+                z.writestr(kept, src.read(info))
+    missing = wanted - {i.filename for i in zipfile.ZipFile(io.BytesIO(out.getvalue())).infolist()}
+    if missing:
+        raise BuildError(f"the standard library has no {sorted(missing)[:5]}")
+    dest.write_bytes(out.getvalue())
+
 
 def pack_snapshot(raw: bytes, page: int = 4096) -> bytes:
     """A memory snapshot without its zero pages (about half of it); :func:`unpack_snapshot` undoes it.
@@ -154,6 +216,7 @@ def pack_snapshot(raw: bytes, page: int = 4096) -> bytes:
     head = SNAPSHOT_MAGIC + struct.pack("<II", len(raw), len(runs))
     table = b"".join(struct.pack("<II", off, n) for off, n in runs)
     return head + table + b"".join(raw[off:off + n] for off, n in runs)
+
 
 def unpack_snapshot(packed: bytes) -> bytes:
     """The memory snapshot that :func:`pack_snapshot` packed (static/runtime.mjs does the same)."""

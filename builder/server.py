@@ -54,9 +54,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     from the SHA-256 of the bytes sent, so a browser revalidates each file and
     gets "304 Not Modified" when it has those bytes already, even across a
     rebuild within the same second.  ``If-Modified-Since`` alone never gives a
-    304 (the stdlib compares dates to the second).  A file with ``name.gz``
-    beside it goes gzip-encoded to a client that accepts gzip (with ``Vary:
-    Accept-Encoding``), as a host serving precompressed files does; set
+    304 (the stdlib compares dates to the second).  A file with ``name.br`` or
+    ``name.gz`` beside it goes brotli- or gzip-encoded to a client that accepts
+    it (brotli first; with ``Vary: Accept-Encoding``), as a host serving
+    precompressed files does; set
     :attr:`precompressed` false to send every file as it is.
     """
 
@@ -90,10 +91,11 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if path.endswith("/") or not os.path.isfile(path):
             self.send_error(http.HTTPStatus.NOT_FOUND, "File not found")
             return None
-        gz = path + ".gz"
-        has_gz = self.precompressed and os.path.isfile(gz)
-        accepts = "gzip" in self.headers.get("Accept-Encoding", "").lower()
-        sent = gz if has_gz and accepts else path
+        accepts = self.headers.get("Accept-Encoding", "").lower()
+        copies = [(suffix, name) for suffix, name in (("br", "br"), ("gz", "gzip"))
+                  if self.precompressed and os.path.isfile(f"{path}.{suffix}")]
+        chosen = next(((suffix, name) for suffix, name in copies if name in accepts), None)
+        sent = f"{path}.{chosen[0]}" if chosen else path
         try:
             f = open(sent, "rb")  # noqa: SIM115 - the stdlib's handler closes it
         except OSError:
@@ -105,15 +107,15 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         status = http.HTTPStatus.NOT_MODIFIED if etag in wanted or "*" in wanted else http.HTTPStatus.OK
         self.send_response(status)
         self.send_header("ETag", etag)
-        if has_gz:
+        if copies:
             self.send_header("Vary", "Accept-Encoding")
         if status == http.HTTPStatus.NOT_MODIFIED:
             f.close()
             self.end_headers()
             return None
         self.send_header("Content-Type", self.guess_type(path))
-        if sent == gz:
-            self.send_header("Content-Encoding", "gzip")
+        if chosen:
+            self.send_header("Content-Encoding", chosen[1])
         self.send_header("Content-Length", str(st.st_size))
         self.send_header("Last-Modified", email.utils.formatdate(st.st_mtime, usegmt=True))
         self.end_headers()
@@ -149,6 +151,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if "-v" in sys.argv:
             super().log_message(format, *args)
 
+
 class Server(http.server.ThreadingHTTPServer):
     """The dev server: quiet when a browser drops a connection (a reload, a cancelled load)."""
 
@@ -157,6 +160,7 @@ class Server(http.server.ThreadingHTTPServer):
     def handle_error(self, request: Any, client_address: Any) -> None:
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)
+
 
 @contextlib.contextmanager
 def serving(directory: Path = DIST, port: int = 0,
@@ -177,6 +181,7 @@ def serving(directory: Path = DIST, port: int = 0,
         httpd.server_close()
         thread.join(timeout=10)
 
+
 @contextlib.contextmanager
 def built_copy() -> Iterator[Path]:
     """Build, then a private copy of ``dist/`` (a rebuild meanwhile cannot disturb it)."""
@@ -185,6 +190,7 @@ def built_copy() -> Iterator[Path]:
         copy = Path(tmp) / "dist"
         shutil.copytree(dist, copy)
         yield copy
+
 
 def serve(port: int, host: str = "127.0.0.1") -> None:
     handler = functools.partial(Handler, directory=str(DIST))

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .cache import prune_cache
-from .compress import precompress
+from .compress import encoded, precompress, start
 from .npm import npm_install, vendor
 from .project import DIST, ROOT, BuildError
 from .python import python_runtime
@@ -60,6 +60,7 @@ def build(dest: Path = DIST) -> Path:
         shutil.copytree(ROOT / "static", tmp / "static", ignore=shutil.ignore_patterns(SW_SOURCE.name))
         page_data(tmp)
         vendor(tmp / "vendor")
+        start(sorted(p for p in (tmp / "vendor").rglob("*") if p.is_file()))  # on the other core
         write_runtime(tmp, python_runtime(tmp))
         finish(tmp)
         prune_cache()
@@ -69,6 +70,7 @@ def build(dest: Path = DIST) -> Path:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return dest
+
 
 def put_in_place(new: Path, dest: Path) -> None:
     """Rename ``new`` to ``dest``; an older ``dest`` (even one that appears meanwhile) goes."""
@@ -85,6 +87,7 @@ def put_in_place(new: Path, dest: Path) -> None:
                     raise
     finally:
         shutil.rmtree(trash, ignore_errors=True)
+
 
 def page_data(root: Path) -> None:
     """What the page's scripts draw from, made by the game's Python, written into them.
@@ -117,6 +120,7 @@ def page_data(root: Path) -> None:
             "speed": list(CHOICE_SETTINGS["speed"])}
     boot.write_text(text[:start] + json.dumps(data) + " " + text[end:], encoding="utf-8")
 
+
 def write_runtime(root: Path, runtime: dict[str, Any]) -> None:
     """Fill in static/runtime.mjs with this build's stdlib and snapshots."""
     path = root / RUNTIME_SOURCE
@@ -125,20 +129,23 @@ def write_runtime(root: Path, runtime: dict[str, Any]) -> None:
         raise BuildError(f"{RUNTIME_SOURCE} must hold {RUNTIME_MARK} exactly once")
     path.write_text(text.replace(RUNTIME_MARK, json.dumps(runtime, sort_keys=True)), encoding="utf-8")
 
+
 def sha256_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
-def site_files(root: Path) -> list[tuple[str, str]]:
-    """``(path, sha256)`` of every file of a built site but ``sw.js``, ``build.json`` and the ``.gz``.
 
-    (A ``.gz`` is another encoding of its file, not a file the page asks for.)
+def site_files(root: Path) -> list[tuple[str, str]]:
+    """``(path, sha256)`` of every file of a built site but ``sw.js``, ``build.json`` and the copies.
+
+    (A ``.br`` or ``.gz`` is another encoding of its file, not a file the page asks for.)
     """
     out = []
     for f in sorted(p for p in root.rglob("*") if p.is_file()):
         rel = f.relative_to(root).as_posix()
-        if rel not in ("sw.js", "build.json") and not rel.endswith(".gz"):
+        if rel not in ("sw.js", "build.json") and not encoded(rel):
             out.append((rel, sha256_of(f)))
     return out
+
 
 def finish(root: Path, sw_source: Path = SW_SOURCE) -> str:
     """Write ``build.json`` and ``sw.js`` for the files under ``root``; the build hash.
@@ -149,7 +156,6 @@ def finish(root: Path, sw_source: Path = SW_SOURCE) -> str:
     Run again after changing a file of a built site, it makes a new version
     (and refreshes the precompressed copies).
     """
-    precompress(root)
     files = site_files(root)
     source = sw_source.read_text(encoding="utf-8")
     for mark in (SW_BUILD, SW_FILES):
@@ -165,4 +171,5 @@ def finish(root: Path, sw_source: Path = SW_SOURCE) -> str:
     listing = "[\n" + ",\n".join(f"  {json.dumps([rel, digest])}" for rel, digest in sorted(files)) + ",\n]"
     text = source.replace(SW_BUILD, build_hash).replace(SW_FILES, listing)
     (root / "sw.js").write_text(text, encoding="utf-8")
+    precompress(root)
     return build_hash

@@ -134,8 +134,9 @@ def test_service_worker_precaches_every_file_of_the_build(site: Path) -> None:
     assert build.SW_BUILD not in text and build.SW_FILES not in text
     assert build_hash == json.loads((site / "build.json").read_text())["hash"]
     on_disk = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
-    # every file but the service worker itself; a .gz is another encoding of its file
-    assert [path for path, _ in listing] == [p for p in on_disk if p != "sw.js" and not p.endswith(".gz")]
+    # every file but the service worker itself; a .br or .gz is another encoding of its file
+    copies = (".br", ".gz")
+    assert [path for path, _ in listing] == [p for p in on_disk if p != "sw.js" and not p.endswith(copies)]
     for path, digest in listing:
         assert hashlib.sha256((site / path).read_bytes()).hexdigest() == digest, path
     # what the page and the solver worker load is all there, the snapshots too
@@ -173,17 +174,41 @@ def test_a_changed_file_is_a_new_version(site: Path, tmp_path: Path) -> None:
     assert changed == ["build.json", "static/style.css"]
 
 
-def test_a_changed_big_file_gets_a_fresh_gz(site: Path, tmp_path: Path) -> None:
+def test_a_changed_file_gets_fresh_compressed_copies(site: Path, tmp_path: Path) -> None:
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
-    wasm = copy / "vendor" / "pyodide" / "pyodide.asm.wasm"
-    assert gzip.decompress((copy / "vendor/pyodide/pyodide.asm.wasm.gz").read_bytes()) == wasm.read_bytes()
-    wasm.write_bytes(wasm.read_bytes() + b"\0")
+    style = copy / "static" / "style.css"
+    assert gzip.decompress((copy / "static/style.css.gz").read_bytes()) == style.read_bytes()
+    style.write_bytes(style.read_bytes() + b"\n/* changed */\n")
     stale = copy / "static" / "orphan.js.gz"
     stale.write_bytes(gzip.compress(b"x"))
+    (copy / "static" / "orphan.js.br").write_bytes(b"x")
     build.finish(copy)
-    assert gzip.decompress((copy / "vendor/pyodide/pyodide.asm.wasm.gz").read_bytes()) == wasm.read_bytes()
-    assert not stale.exists()
+    assert gzip.decompress((copy / "static/style.css.gz").read_bytes()) == style.read_bytes()
+    assert _unbrotli(copy / "static/style.css.br") == style.read_bytes()
+    assert not stale.exists() and not (copy / "static" / "orphan.js.br").exists()
+
+
+def _unbrotli(path: Path) -> bytes:
+    """Decode a .br with Node's zlib (CPython has no brotli)."""
+    code = ("const z=require('zlib'),fs=require('fs');"
+            "process.stdout.write(z.brotliDecompressSync(fs.readFileSync(process.argv[1])))")
+    node = shutil.which("node")
+    assert node is not None
+    return subprocess.run([node, "-e", code, str(path)], capture_output=True, check=True).stdout
+
+
+def test_every_text_and_wasm_file_has_brotli_and_gzip_copies_that_pay(site: Path) -> None:
+    for rel in ("index.html", "static/style.css", "static/runtime.mjs", "static/i18n/fr.json",
+                "vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/pyodide.asm.mjs", "freecell.zip",
+                build.STDLIB):
+        f = site / rel
+        br, gz = f.with_name(f.name + ".br"), f.with_name(f.name + ".gz")
+        assert br.exists() and gz.exists(), rel
+        assert br.stat().st_size < gz.stat().st_size < f.stat().st_size, rel
+    assert _unbrotli(site / "index.html.br") == (site / "index.html").read_bytes()
+    # a PNG is compressed already: a copy would save nothing
+    assert not (site / "static" / "icon-512.png.br").exists()
 
 
 def test_a_service_worker_source_without_its_placeholders_is_refused(site: Path, tmp_path: Path) -> None:
@@ -215,7 +240,7 @@ def _site_path(url: str) -> str:
     return url.removeprefix("../")
 
 
-def test_the_standard_library_is_byte_compiled_for_pyodide(site: Path) -> None:
+def test_the_standard_library_is_byte_compiled_for_pyodide_and_trimmed(site: Path) -> None:
     runtime = _runtime(site)
     assert _site_path(runtime["stdlib"]) == build.STDLIB
     z = zipfile.ZipFile(site / build.STDLIB)
@@ -223,15 +248,23 @@ def test_the_standard_library_is_byte_compiled_for_pyodide(site: Path) -> None:
     names = [i.filename for i in infos]
     assert names == sorted(names)
     assert {i.date_time for i in infos} == {(1980, 1, 1, 0, 0, 0)}
+    assert {i.compress_type for i in infos} == {zipfile.ZIP_STORED}  # the file is compressed whole
     assert not any(n.endswith(".py") for n in names)  # byte-code only
-    for module in ("os.pyc", "json/__init__.pyc", "asyncio/__init__.pyc", "zipfile/__init__.pyc"):
+    # what the page, the worker and Pyodide's start import is there (os and the like are
+    # frozen into the interpreter); what they never import is not
+    for module in ("json/__init__.pyc", "asyncio/__init__.pyc", "zipfile/__init__.pyc", "heapq.pyc",
+                   "dataclasses.pyc", "enum.pyc",
+                   "_pyodide/__init__.pyc", "pyodide/http/__init__.pyc", "html/__init__.pyc", "base64.pyc"):
         assert module in names, module
-    pyc = z.read("os.pyc")
+    for unused in ("unittest/__init__.pyc", "pydoc.pyc", "doctest.pyc", "tkinter/__init__.pyc", "pdb.pyc"):
+        assert unused not in names, unused
+    pyc = z.read("json/__init__.pyc")
     assert _pyc_flags(pyc) == 0b01
     # Pyodide's CPython 3.14, not this machine's: another magic number
     assert pyc[:4] != importlib.util.MAGIC_NUMBER
     npm = zipfile.ZipFile(ROOT / "node_modules" / "pyodide" / "python_stdlib.zip")
-    assert sorted(n + "c" if n.endswith(".py") else n for n in npm.namelist()) == names
+    assert set(names) <= {n + "c" if n.endswith(".py") else n for n in npm.namelist()}
+    assert (site / (build.STDLIB + ".br")).stat().st_size < 1_200_000  # 4.5 MB before the trimming
 
 
 def test_byte_code_is_reproducible(site: Path, tmp_path: Path) -> None:

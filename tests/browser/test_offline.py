@@ -117,10 +117,12 @@ class Builds:
         index = self.b / "index.html"
         index.write_text(index.read_text().replace("<title>", MARKER + "\n  <title>", 1))
         self.hash_b = build.finish(self.b)
-        # B, half deployed: its service worker is there, one of its files is still A's
+        # B, half deployed: its service worker is there, one of its files is still A's (in
+        # every encoding the server may send it: as it is, .br, .gz)
         self.b_half = root / "b-half"
         shutil.copytree(self.b, self.b_half)
-        shutil.copy2(self.a / "index.html", self.b_half / "index.html")
+        for name in ("index.html", "index.html.br", "index.html.gz"):
+            shutil.copy2(self.a / name, self.b_half / name)
         assert self.hash_a != self.hash_b
 
 
