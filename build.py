@@ -60,6 +60,7 @@ from builder.site import (
     SW_BUILD,
     SW_FILES,
     build,
+    cached_on_use,
     finish,
     page_data,
     site_files,
@@ -69,7 +70,8 @@ __all__ = [
     "APP_HOME", "BOOT_MARK", "BROWSER_GLOBALS", "CACHE", "CHROMIUM_ARGS", "COMPILE_PY", "CSP", "CSP_WORKER",
     "DIST", "NODE_MODULES", "PAGE_SNAPSHOT_IMPORTS", "ROOT", "RUNTIME_MARK", "RUNTIME_SOURCE",
     "SNAPSHOT_PY", "SPRITE_MARK", "STDLIB", "SW_BUILD", "SW_FILES", "WORKER_SNAPSHOT_IMPORTS", "BuildError",
-    "Handler", "build", "built_copy", "chromium_launch_args", "finish", "lockfile", "main", "pack_snapshot",
+    "Handler", "build", "built_copy", "cached_on_use", "chromium_launch_args", "finish", "lockfile", "main",
+    "pack_snapshot",
     "page_data", "precompress", "run_node", "serve", "serving", "site_files", "unpack_snapshot",
 ]
 

@@ -40,6 +40,21 @@ SW_SOURCE = ROOT / "static" / "sw.js"
 SW_BUILD = "__FREECELL_BUILD__"
 
 SW_FILES = "__FREECELL_FILES__"
+# Files of a build its service worker does not fetch when it installs, because a visit
+# may never ask for them: each is cached the first time the page asks for it (a language
+# chosen, the update banner's style, a PyScript chunk of a feature the game does not use).
+# Every other file is precached: what a visit loads (tests/browser/test_offline.py plays
+# a whole game offline from it).  The snapshots are the page's own business: it stores
+# them when it is idle (static/runtime.mjs), and the service worker never touches them.
+CACHED_ON_USE = ("static/i18n/", "static/icon-", "static/update.css", "static/README.txt", "vendor/pyscript/",
+                 "snapshots/")
+PRECACHED_ALWAYS = ("static/i18n/en.json", "vendor/pyscript/core.js", "vendor/pyscript/core-",
+                    "vendor/pyscript/error-", "vendor/pyscript/toml-")
+
+
+def cached_on_use(rel: str) -> bool:
+    """Whether the service worker caches ``rel`` only once the page asks for it (see above)."""
+    return rel.startswith(CACHED_ON_USE) and not rel.startswith(PRECACHED_ALWAYS)
 
 SPRITE_MARK = "<!-- __FREECELL_SPRITE__ -->"
 
@@ -151,8 +166,9 @@ def finish(root: Path, sw_source: Path = SW_SOURCE) -> str:
     """Write ``build.json`` and ``sw.js`` for the files under ``root``; the build hash.
 
     The hash covers every file's path and content and the service worker's
-    source.  ``sw.js`` gets the hash (its cache name) and the list of files to
-    precache, each with its SHA-256: ``build.json`` and every file but itself.
+    source.  ``sw.js`` gets the hash (its cache name) and the list of the
+    build's files, each with its SHA-256 and whether it is precached (see
+    :data:`CACHED_ON_USE`): ``build.json`` and every file but itself.
     Run again after changing a file of a built site, it makes a new version
     (and refreshes the precompressed copies).
     """
@@ -168,7 +184,8 @@ def finish(root: Path, sw_source: Path = SW_SOURCE) -> str:
     build_hash = h.hexdigest()[:16]
     (root / "build.json").write_text(json.dumps({"hash": build_hash}) + "\n")
     files.append(("build.json", sha256_of(root / "build.json")))
-    listing = "[\n" + ",\n".join(f"  {json.dumps([rel, digest])}" for rel, digest in sorted(files)) + ",\n]"
+    listing = "[\n" + ",\n".join(f"  {json.dumps([rel, digest, 0 if cached_on_use(rel) else 1])}"
+                                  for rel, digest in sorted(files)) + ",\n]"
     text = source.replace(SW_BUILD, build_hash).replace(SW_FILES, listing)
     (root / "sw.js").write_text(text, encoding="utf-8")
     precompress(root)

@@ -105,6 +105,13 @@
     registered = true;
     observer.disconnect();
     sw.register("./sw.js", { scope: "./" }).then(watch).catch(() => {});
+    // the page's language is kept for offline play too (the others are cached when chosen)
+    sw.ready.then((registration) => {
+      const lang = root.lang || "en";
+      if (registration.active && /^[a-z]{2}$/.test(lang)) {
+        registration.active.postMessage({ type: "keep", paths: [`static/i18n/${lang}.json`] });
+      }
+    }).catch(() => {});
   }
   const observer = new MutationObserver(register);
   observer.observe(root, { attributes: true, attributeFilter: ["data-state"] });

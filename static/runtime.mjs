@@ -180,9 +180,11 @@ async function unzipInto(pyodide, buffer) {
   }
 }
 
-// Where no service worker will fetch the snapshots for the next visit (embedded,
-// or no service worker here), the page puts them into SNAPSHOT_CACHE once it is
-// ready and the browser idle, one at a time; the snapshots of other builds go.
+// The snapshots for the next visit: the page puts them into SNAPSHOT_CACHE once it
+// is ready and the browser idle, one at a time (never while the player waits for
+// the game; the service worker does not fetch them), and not at all where the
+// player saves data or the connection is slow (2G, 3G); the snapshots of other
+// builds go.
 async function storeSnapshots() {
   const cache = await caches.open(SNAPSHOT_CACHE);
   const wanted = Object.values(BUILD.snapshots || {}).map((entry) => new URL(entry.url, import.meta.url).href);
@@ -196,15 +198,14 @@ async function storeSnapshots() {
   }
 }
 
+function snapshotsPay() {
+  const connection = navigator.connection;
+  if (!connection) return true;
+  return !connection.saveData && !/(^|-)(2g|3g)$/.test(String(connection.effectiveType || ""));
+}
+
 function prefetchForNextTime() {
-  let served = false;
-  try {
-    const embed = new URLSearchParams(location.search).get("embed") === "1";
-    served = !embed && window.isSecureContext && "serviceWorker" in navigator;
-  } catch (error) {
-    served = false;
-  }
-  if (served || typeof caches === "undefined") return;
+  if (typeof caches === "undefined" || !snapshotsPay()) return;
   const root = document.documentElement;
   const store = () => { storeSnapshots().catch(() => {}); };
   const idle = () => (window.requestIdleCallback ? requestIdleCallback(store, { timeout: 5000 })
@@ -233,7 +234,7 @@ function startPage() {
       await unzipInto(loaded.pyodide, await zip);
       document.documentElement.dataset.boot = loaded.boot;
       performance.mark("freecell:runtime-loaded");
-      if (loaded.boot !== "snapshot") prefetchForNextTime();
+      prefetchForNextTime(); // for next time: both snapshots, once idle (none after a snapshot boot)
       return loaded;
     });
   }

@@ -136,22 +136,30 @@ def test_service_worker_precaches_every_file_of_the_build(site: Path) -> None:
     on_disk = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
     # every file but the service worker itself; a .br or .gz is another encoding of its file
     copies = (".br", ".gz")
-    assert [path for path, _ in listing] == [p for p in on_disk if p != "sw.js" and not p.endswith(copies)]
-    for path, digest in listing:
+    assert [path for path, *_ in listing] == [p for p in on_disk if p != "sw.js" and not p.endswith(copies)]
+    for path, digest, _ in listing:
         assert hashlib.sha256((site / path).read_bytes()).hexdigest() == digest, path
-    # what the page and the solver worker load is all there, the snapshots too
+    # what the page and the solver worker load is precached; what a visit may never ask
+    # for (another language, PyScript's unused chunks, the PNG icons) is cached when used;
+    # the snapshots are the page's own (it stores them when idle)
     runtime = _runtime(site)
     snapshots = [_site_path(entry["url"]) for entry in runtime["snapshots"].values()]
     assert len(snapshots) == 2
+    precached = {path for path, _, flag in listing if flag == 1}
     for needed in ("index.html", "pyscript.toml", "freecell.zip", "static/boot.js", "static/offline.js",
-                   "static/runtime.mjs", "static/solver-worker.js", "static/i18n/en.json",
+                   "static/runtime.mjs", "static/solver-worker.js", "static/i18n/en.json", "static/main.py",
                    "static/manifest.webmanifest", "vendor/pyodide/pyodide.asm.wasm", build.STDLIB,
-                   "vendor/pyscript/core.js", "vendor/pyscript/core.css", *snapshots):
-        assert needed in dict(listing), needed
+                   "vendor/pyscript/core.js", "static/style.css", "static/early.js", "build.json"):
+        assert needed in precached, needed
+    later = {path for path, _, flag in listing if flag == 0}
+    for on_use in ("static/i18n/fr.json", "static/icon-512.png", "static/update.css", *snapshots):
+        assert on_use in later, on_use
+    assert not any(p.startswith("vendor/pyscript/") and ("py-editor" in p or "zip-" in p) for p in precached)
+    assert {flag for *_, flag in listing} == {0, 1}
     # the sources with placeholders are not part of the site; neither is what the page never loads
     assert not (site / "static" / "sw.js").exists()
     for unused in ("vendor/pyodide/python_stdlib.zip", "vendor/pyodide/pyodide-lock.json"):
-        assert unused not in dict(listing)
+        assert unused not in {path for path, *_ in listing}
 
 
 def test_same_sources_same_build(site: Path, tmp_path: Path) -> None:
@@ -169,8 +177,8 @@ def test_a_changed_file_is_a_new_version(site: Path, tmp_path: Path) -> None:
     old_hash, old_listing, _ = _sw_parts(site)
     got_hash, listing, _ = _sw_parts(copy)
     assert new_hash == got_hash != old_hash
-    assert [p for p, _ in listing] == [p for p, _ in old_listing]
-    changed = [p for (p, d), (_, o) in zip(listing, old_listing, strict=True) if d != o]
+    assert [p for p, *_ in listing] == [p for p, *_ in old_listing]
+    changed = [p for (p, d, _), (_, o, _) in zip(listing, old_listing, strict=True) if d != o]
     assert changed == ["build.json", "static/style.css"]
 
 

@@ -8,9 +8,10 @@ In order, on one tab of a fresh profile:
 2. a move by clicks (tap-tap, and a card sent home with one click);
 3. a hint: the bar shows a move and marks its piles;
 4. a reload keeps the game (its moves, where every card is);
-5. the service worker takes control and caches the build; the next visit
-   boots the page and the worker from their snapshots, with Pyodide's
-   WebAssembly call trampoline wherever the engine has one;
+5. the service worker takes control and caches the build, the page stores
+   the snapshots once idle; the next visit boots the page and the worker
+   from their snapshots, with Pyodide's WebAssembly call trampoline wherever
+   the engine has one;
 6. a shared link (the share button, the clipboard stubbed) opens the same game;
 7. offline (the server stopped): the page, the worker, a move and a hint;
 8. no console error or warning, no uncaught error, no CSP violation, at any step.
@@ -86,14 +87,13 @@ class EngineScenario:
 
     def test_5_the_service_worker_then_the_snapshots(self, step: Visit) -> None:
         tab = step.tab
-        # the service worker registered once the game was ready; wait until it controls
-        # this page's scope and its cache holds the snapshots, then come back
+        # the service worker registered once the game was ready, and the page stored the
+        # snapshots once it was idle; wait for both, then come back
         tab.wait("async () => { const r = await navigator.serviceWorker.getRegistration();"
                  " return !!(r && r.active); }", timeout=table.READY, what="an active service worker")
-        tab.wait("async () => (await caches.keys()).length > 0 && (await (await caches.open("
-                 "(await caches.keys()).find((n) => !n.endsWith(' snapshots')))).keys())"
-                 ".some((r) => r.url.includes('/snapshots/worker-'))",
-                 timeout=table.READY, what="the service worker's cache with the snapshots")
+        tab.wait("async () => { const n = (await caches.keys()).find((n) => n.endsWith(' snapshots'));"
+                 " return !!n && (await (await caches.open(n)).keys()).length === 2; }",
+                 timeout=table.READY, what="the page's cache of snapshots")
         _no_console(step)
         tab.reload()
         table.wait_ready(tab)
