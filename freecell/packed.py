@@ -1,0 +1,300 @@
+"""Packed search states and the solver's move generation over them.
+
+The solver (:mod:`freecell.solver`) keeps millions of states, and spends its
+time making them, so a state here is packed into bytes:
+
+* a column is a ``bytes`` of its cards, top (hidden) card first: slicing,
+  concatenating and hashing it are single C operations, and its byte order
+  is the order of the tuples of :class:`freecell.position.Position`;
+* the free cells are one ``bytes``, :data:`EMPTY` (255) for an empty cell;
+* the foundations are one ``bytes`` of four counts (clubs, diamonds, hearts,
+  spades).
+
+So the canonical key of a state (:func:`freecell.known.state_key`: the
+columns sorted and joined by 255, the free cells sorted, the foundations) is
+a sort and two joins of these, with no conversion.
+
+:class:`MoveGen` makes the children of a state under one set of rules, in the
+solver's fixed order (the order decides the search's tie-breaks, so it is
+part of the solver's behaviour): to the foundations, column to column, into
+the first empty column, free cell to column, back from the foundations
+(when allowed), column to free cell.  Each child comes with its safe
+auto-moves already played (:meth:`MoveGen.auto`): only a move that sends a
+card home, or uncovers a card that may go home safely, can make one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .piles import CELL, COLUMN, FOUNDATION
+from .position import Position
+from .rules import Build, EmptyColumn, Rules
+
+EMPTY = 255  # an empty free cell; also the separator of columns in a key
+SEP = b"\xff"
+WON = b"\r\r\r\r"  # thirteen cards home in each suit
+ONE: tuple[bytes, ...] = tuple(bytes((c,)) for c in range(256))  # a card as a one-byte column
+
+# A move inside the search: (src kind, src index, dst kind, dst index, count)
+RawMove = tuple[int, int, int, int, int]
+Cols = tuple[bytes, ...]
+# A child: its columns, free cells, foundations, and the moves to it (the move, then auto-moves)
+Child = tuple[Cols, bytes, bytes, tuple[RawMove, ...]]
+
+
+def pack(position: Position) -> tuple[Cols, bytes, bytes]:
+    """A position's columns, free cells and foundations, packed."""
+    cells = bytes(EMPTY if c is None else c for c in position.cells)
+    return tuple(map(bytes, position.columns)), cells, bytes(position.foundations)
+
+
+def unpack(cols: Cols, cells: bytes, found: bytes) -> Position:
+    """The position of a packed state."""
+    f = found
+    return Position(tuple(map(tuple, cols)), tuple(None if c == EMPTY else c for c in cells),
+                    (f[0], f[1], f[2], f[3]))
+
+
+def key(cols: Cols, cells: bytes, found: bytes) -> bytes:
+    """The canonical key of a packed state (the same bytes as :func:`freecell.known.state_key`)."""
+    return SEP.join(sorted(cols)) + bytes(sorted(cells)) + found
+
+
+class _PerColumn(dict[bytes, int]):
+    """A cache of a function of a column, filled on first use (``cache[col]``)."""
+
+    def __init__(self, fn: Callable[[bytes], int]) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, col: bytes) -> int:
+        value = self.fn(col)
+        self[col] = value
+        return value
+
+
+class _Inc(dict[bytes, bytes]):
+    """The foundations with one more card home in suit ``s`` (``inc[found]``), cached."""
+
+    def __init__(self, s: int) -> None:
+        super().__init__()
+        self.s = s
+
+    def __missing__(self, found: bytes) -> bytes:
+        s = self.s
+        value = found[:s] + ONE[found[s] + 1] + found[s + 1:]
+        self[found] = value
+        return value
+
+
+def disorder(col: bytes) -> int:
+    """Cards of a column that lie on a lower card (each must move before it)."""
+    lowest = 99
+    d = 0
+    for c in col:
+        r = c >> 2
+        if r > lowest:
+            d += 1
+        elif r < lowest:
+            lowest = r
+    return d
+
+
+_FITS: dict[Build, tuple[list[tuple[int, ...]], list[frozenset[int]]]] = {}
+
+
+def fits_table(rules: Rules) -> tuple[list[tuple[int, ...]], list[frozenset[int]]]:
+    """For each card, the cards that may lie on it, as tuples and as sets (made once a build rule)."""
+    tables = _FITS.get(rules.build)
+    if tables is None:
+        fits = [tuple(c for c in range(52) if rules.builds_on(c, base)) for base in range(52)]
+        tables = _FITS[rules.build] = (fits, [frozenset(f) for f in fits])
+    return tables
+
+
+class MoveGen:
+    """The children of packed states under ``rules``, with the caches that make them cheap.
+
+    The caches (each column's last run and disorder) grow with the columns
+    seen; :meth:`clear` drops them.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.fits, self.fit_sets = fits_table(rules)
+        self.any_empty = rules.empty_column is EmptyColumn.ANY
+        self.back = rules.foundation_return
+        self._alt = rules.build is Build.ALTERNATE
+        self._suit = rules.build is Build.SUIT
+        self.inc = tuple(_Inc(s) for s in range(4))
+        self.runs = _PerColumn(self._run)
+        self.disorder = _PerColumn(disorder)
+
+    def clear(self) -> None:
+        self.runs.clear()
+        self.disorder.clear()
+
+    # --- rules, fast ----------------------------------------------------
+    def _run(self, col: bytes) -> int:
+        """How many cards at the bottom of a (non-empty) column build on each other."""
+        n = len(col)
+        k = 1
+        fit_sets = self.fit_sets
+        while k < n and col[n - k] in fit_sets[col[n - k - 1]]:
+            k += 1
+        return k if n else 0
+
+    def safe(self, card: int, found: bytes) -> bool:
+        """Whether ``card`` may go home without loss (:func:`freecell.engine.is_safe_home`)."""
+        r = (card >> 2) + 1
+        if r <= 2:
+            return True
+        if self.back:
+            return False
+        if self._suit:
+            return True
+        s = card & 3
+        need = r - 1
+        if self._alt:
+            if s == 1 or s == 2:
+                return found[0] >= need and found[3] >= need
+            return found[1] >= need and found[2] >= need
+        return all(found[t] >= need for t in range(4) if t != s)
+
+    def auto(self, cols: Cols, cells: bytes, found: bytes, moves: tuple[RawMove, ...]) -> Child:
+        """Play every safe auto-move (each an explicit move of the solution)."""
+        safe = self.safe
+        inc = self.inc
+        extra: list[RawMove] = []
+        changed = True
+        while changed:
+            changed = False
+            for i, c in enumerate(cells):
+                if found[c & 3] == c >> 2 and safe(c, found):  # never true of EMPTY
+                    cells = cells[:i] + SEP + cells[i + 1:]
+                    found = inc[c & 3][found]
+                    extra.append((CELL, i, FOUNDATION, -1, 1))
+                    changed = True
+            for i, col in enumerate(cols):
+                if col:
+                    c = col[-1]
+                    if found[c & 3] == c >> 2 and safe(c, found):
+                        cols = cols[:i] + (col[:-1],) + cols[i + 1:]
+                        found = inc[c & 3][found]
+                        extra.append((COLUMN, i, FOUNDATION, -1, 1))
+                        changed = True
+        if not extra:
+            return cols, cells, found, moves
+        return cols, cells, found, moves + tuple(extra)
+
+    # --- move generation --------------------------------------------------
+    def children(self, cols: Cols, cells: bytes, found: bytes) -> list[Child]:
+        """The children of a state that has no safe auto-move left, in the search's order."""
+        out: list[Child] = []
+        add = out.append
+        auto = self.auto
+        inc = self.inc
+        empty_cell = cells.find(EMPTY)
+        free = cells.count(EMPTY)
+        first_empty = cols.index(b"") if b"" in cols else -1
+        ne = cols.count(b"") if self.any_empty and first_empty >= 0 else 0
+        cap = (free + 1) << ne
+        cap_empty = (free + 1) << max(ne - 1, 0)
+        king_only = not self.any_empty
+        # the cards that would go home safely once uncovered (the foundations
+        # stay as they are in a move that sends nothing home)
+        ready = [r * 4 + s for s, r in enumerate(found) if r < 13 and self.safe(r * 4 + s, found)]
+        # to the foundations
+        for i, c in enumerate(cells):
+            if found[c & 3] == c >> 2:  # never true of EMPTY
+                add(auto(cols, cells[:i] + SEP + cells[i + 1:], inc[c & 3][found],
+                         ((CELL, i, FOUNDATION, -1, 1),)))
+        for i, col in enumerate(cols):
+            if col:
+                c = col[-1]
+                if found[c & 3] == c >> 2:
+                    add(auto(cols[:i] + (col[:-1],) + cols[i + 1:], cells, inc[c & 3][found],
+                             ((COLUMN, i, FOUNDATION, -1, 1),)))
+        # column to column: for each target, the (at most two) cards that fit on it
+        runs = self.runs
+        where: dict[int, tuple[int, int]] = {}  # card in a run -> (column, cards from it down)
+        for si, col in enumerate(cols):
+            if col:
+                size = len(col)
+                for j in range(size - min(runs[col], cap), size):
+                    where[col[j]] = (si, size - j)
+        fits = self.fits
+        for di, target in enumerate(cols):
+            if target:
+                for c in fits[target[-1]]:
+                    got = where.get(c)
+                    if got is not None and got[0] != di:
+                        si, k = got
+                        col = cols[si]
+                        new_cols = list(cols)
+                        rest = new_cols[si] = col[:-k]
+                        new_cols[di] = target + col[-k:]
+                        move = ((COLUMN, si, COLUMN, di, k),)
+                        if rest and rest[-1] in ready:
+                            add(auto(tuple(new_cols), cells, found, move))
+                        else:
+                            add((tuple(new_cols), cells, found, move))
+        if first_empty >= 0:
+            di = first_empty
+            for si, col in enumerate(cols):
+                if not col:
+                    continue
+                top = min(runs[col], cap_empty)
+                for k in ((top, 1) if top > 1 else (1,)):
+                    if k == len(col) or (king_only and (col[-k] >> 2) != 12):
+                        continue
+                    new_cols = list(cols)
+                    rest = new_cols[si] = col[:-k]
+                    new_cols[di] = col[-k:]
+                    move = ((COLUMN, si, COLUMN, di, k),)
+                    if rest[-1] in ready:
+                        add(auto(tuple(new_cols), cells, found, move))
+                    else:
+                        add((tuple(new_cols), cells, found, move))
+        # free cell to column
+        fit_sets = self.fit_sets
+        if free < len(cells):
+            tops = [col[-1] if col else -1 for col in cols]
+            for i, c in enumerate(cells):
+                if c == EMPTY:
+                    continue
+                to_empty = not (king_only and c >> 2 != 12)
+                for di, t in enumerate(tops):
+                    if (t >= 0 and c in fit_sets[t]) or (di == first_empty and to_empty):
+                        add((cols[:di] + (cols[di] + ONE[c],) + cols[di + 1:],
+                             cells[:i] + SEP + cells[i + 1:], found, ((CELL, i, COLUMN, di, 1),)))
+        # back from the foundations, when the rules allow it
+        if self.back:
+            for s in range(4):
+                if found[s] == 0:
+                    continue
+                c = (found[s] - 1) * 4 + s
+                less = found[:s] + ONE[found[s] - 1] + found[s + 1:]
+                if empty_cell >= 0:
+                    add(auto(cols, cells[:empty_cell] + ONE[c] + cells[empty_cell + 1:], less,
+                             ((FOUNDATION, s, CELL, empty_cell, 1),)))
+                for di, target in enumerate(cols):
+                    if (target and c in fit_sets[target[-1]]) or (
+                        not target and di == first_empty and not (king_only and c >> 2 != 12)
+                    ):
+                        add(auto(cols[:di] + (target + ONE[c],) + cols[di + 1:], cells, less,
+                                 ((FOUNDATION, s, COLUMN, di, 1),)))
+        # column to free cell
+        if empty_cell >= 0:
+            for si, col in enumerate(cols):
+                if col:
+                    rest = col[:-1]
+                    lifted = cols[:si] + (rest,) + cols[si + 1:]
+                    new_cells = cells[:empty_cell] + ONE[col[-1]] + cells[empty_cell + 1:]
+                    move = ((COLUMN, si, CELL, empty_cell, 1),)
+                    if rest and rest[-1] in ready:
+                        add(auto(lifted, new_cells, found, move))
+                    else:
+                        add((lifted, new_cells, found, move))
+        return out
