@@ -26,6 +26,7 @@ card home, or uncovers a card that may go home safely, can make one.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Generic, TypeVar
 
 from .piles import CELL, COLUMN, FOUNDATION
 from .position import Position
@@ -61,17 +62,25 @@ def key(cols: Cols, cells: bytes, found: bytes) -> bytes:
     return SEP.join(sorted(cols)) + bytes(sorted(cells)) + found
 
 
-class _PerColumn(dict[bytes, int]):
-    """A cache of a function of a column, filled on first use (``cache[col]``)."""
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
-    def __init__(self, fn: Callable[[bytes], int]) -> None:
+
+class Cache(dict[_K, _V], Generic[_K, _V]):
+    """A function's values, each computed on first use (``cache[x]``: one dict look-up after)."""
+
+    def __init__(self, fn: Callable[[_K], _V]) -> None:
         super().__init__()
         self.fn = fn
 
-    def __missing__(self, col: bytes) -> int:
-        value = self.fn(col)
-        self[col] = value
+    def __missing__(self, x: _K) -> _V:
+        value = self[x] = self.fn(x)
         return value
+
+
+def sorted_cells(cells: bytes) -> bytes:
+    """The free cells as in a key: sorted, the empty ones last."""
+    return bytes(sorted(cells))
 
 
 class _Inc(dict[bytes, bytes]):
@@ -127,13 +136,26 @@ class MoveGen:
         self.back = rules.foundation_return
         self._alt = rules.build is Build.ALTERNATE
         self._suit = rules.build is Build.SUIT
+        # for each card, the cards it may lie on
+        self.bases = [tuple(b for b in range(52) if c in self.fit_sets[b]) for c in range(52)]
         self.inc = tuple(_Inc(s) for s in range(4))
-        self.runs = _PerColumn(self._run)
-        self.disorder = _PerColumn(disorder)
+        self.runs = Cache(self._run)
+        self.disorder = Cache(disorder)
+        self.cell_keys = Cache(sorted_cells)
+        self.home = Cache(self._home)
 
     def clear(self) -> None:
         self.runs.clear()
         self.disorder.clear()
+        self.cell_keys.clear()
+        self.home.clear()
+
+    def _home(self, found: bytes) -> tuple[int, tuple[int, ...], frozenset[int], frozenset[int]]:
+        """What the foundations say: twice the cards not home; the next card of each suit
+        not complete, as a tuple and as a set; those of them that would go home safely."""
+        nexts = tuple(r * 4 + s for s, r in enumerate(found) if r < 13)
+        ready = frozenset(c for c in nexts if self.safe(c, found))
+        return 2 * (52 - sum(found)), nexts, frozenset(nexts), ready
 
     # --- rules, fast ----------------------------------------------------
     def _run(self, col: bytes) -> int:
@@ -204,34 +226,35 @@ class MoveGen:
         king_only = not self.any_empty
         # the cards that would go home safely once uncovered (the foundations
         # stay as they are in a move that sends nothing home)
-        ready = [r * 4 + s for s, r in enumerate(found) if r < 13 and self.safe(r * 4 + s, found)]
-        # to the foundations
+        _, _, next_cards, ready = self.home[found]
+        # to the foundations (and, on the way, the cards that can move)
         for i, c in enumerate(cells):
-            if found[c & 3] == c >> 2:  # never true of EMPTY
+            if c in next_cards:
                 add(auto(cols, cells[:i] + SEP + cells[i + 1:], inc[c & 3][found],
                          ((CELL, i, FOUNDATION, -1, 1),)))
-        for i, col in enumerate(cols):
-            if col:
-                c = col[-1]
-                if found[c & 3] == c >> 2:
-                    add(auto(cols[:i] + (col[:-1],) + cols[i + 1:], cells, inc[c & 3][found],
-                             ((COLUMN, i, FOUNDATION, -1, 1),)))
-        # column to column: for each target, the (at most two) cards that fit on it
         runs = self.runs
-        where: dict[int, tuple[int, int]] = {}  # card in a run -> (column, cards from it down)
+        where: dict[int, int] = {}  # card in a column's last run, within the capacity -> the column
         for si, col in enumerate(cols):
             if col:
-                size = len(col)
-                for j in range(size - min(runs[col], cap), size):
-                    where[col[j]] = (si, size - j)
+                c = col[-1]
+                if c in next_cards:
+                    add(auto(cols[:si] + (col[:-1],) + cols[si + 1:], cells, inc[c & 3][found],
+                             ((COLUMN, si, FOUNDATION, -1, 1),)))
+                run = runs[col]
+                if run == 1:
+                    where[col[-1]] = si
+                else:
+                    for c in col[-min(run, cap):]:
+                        where[c] = si
+        # column to column: for each target, the (at most two) cards that fit on it
         fits = self.fits
         for di, target in enumerate(cols):
             if target:
                 for c in fits[target[-1]]:
-                    got = where.get(c)
-                    if got is not None and got[0] != di:
-                        si, k = got
+                    si = where.get(c, di)
+                    if si != di:
                         col = cols[si]
+                        k = len(col) - col.index(c)
                         new_cols = list(cols)
                         rest = new_cols[si] = col[:-k]
                         new_cols[di] = target + col[-k:]
@@ -260,15 +283,20 @@ class MoveGen:
         # free cell to column
         fit_sets = self.fit_sets
         if free < len(cells):
-            tops = [col[-1] if col else -1 for col in cols]
+            bases = self.bases
             for i, c in enumerate(cells):
                 if c == EMPTY:
                     continue
-                to_empty = not (king_only and c >> 2 != 12)
-                for di, t in enumerate(tops):
-                    if (t >= 0 and c in fit_sets[t]) or (di == first_empty and to_empty):
-                        add((cols[:di] + (cols[di] + ONE[c],) + cols[di + 1:],
-                             cells[:i] + SEP + cells[i + 1:], found, ((CELL, i, COLUMN, di, 1),)))
+                # the columns it may go to, in order: those ending with a base
+                # of it (a column's last card is in ``where``), the first empty one
+                dests = [si for b in bases[c] if (si := where.get(b, -1)) >= 0 and cols[si][-1] == b]
+                if first_empty >= 0 and not (king_only and c >> 2 != 12):
+                    dests.append(first_empty)
+                if len(dests) > 1:
+                    dests.sort()
+                for di in dests:
+                    add((cols[:di] + (cols[di] + ONE[c],) + cols[di + 1:],
+                         cells[:i] + SEP + cells[i + 1:], found, ((CELL, i, COLUMN, di, 1),)))
         # back from the foundations, when the rules allow it
         if self.back:
             for s in range(4):

@@ -102,7 +102,13 @@ SHORTEN_FROM = 90
 SHORTEN_PER_MOVE = 400
 # quick_hint's search: small enough for a few milliseconds in the page's Python
 QUICK_NODES = 40
-QUICK_STATES = 5_000
+QUICK_STATES = 5_000# An entry of a heap: the priority and the state's number (its place in Solver._nodes),
+# packed in one int as priority * 4 << INDEX_BITS + number (an int compares faster than a
+# tuple, and takes less memory), or as a tuple when the weights are not multiples of 1/2
+Entry = int | tuple[float, int]
+INDEX_BITS = 40
+INDEX = (1 << INDEX_BITS) - 1
+
 
 @dataclass
 class Result:
@@ -156,9 +162,9 @@ class Solver:
         self.nodes = 0
         self.seconds = 0.0
         self.result: Result | None = None
-        self._counter = 0
         self._seen: set[bytes] = set()
-        self._heaps: list[list[tuple[float, int, _Node]]] = [[] for _ in orders]
+        self._nodes: list[_Node] = []  # every state in the heaps, by its number
+        self._heaps: list[list[Entry]] = [[] for _ in orders]
         self.deep_after = None if depth_first else deep_after
         self.depth_first = depth_first
         if depth_first:
@@ -175,8 +181,12 @@ class Solver:
         self._best: tuple[float, _Node] | None = None
         self._gen = MoveGen(rules)
         # each heap with its order's weights: (heap, of the estimate, of the buried cards, of the space)
-        self._weights = [] if depth_first else [(heap, o[0], o[1], o[2] if len(o) > 2 else 0.0)
-                                                for heap, o in zip(self._heaps, orders, strict=True)]
+        weights = [depth_first] if depth_first else [(*o[:2], o[2] if len(o) > 2 else 0.0) for o in orders]
+        # with every weight a multiple of 1/2, a priority is a multiple of 1/4, computed
+        # exactly in floats: the heaps then hold it as an int (see Entry)
+        self._exact = all(float(2 * w).is_integer() and abs(w) < 2 ** 20 for o in weights for w in o)
+        self._weights = [(heap, *((int(2 * w) for w in o) if self._exact else o))
+                         for heap, o in zip(self._heaps, weights, strict=True)]
         self.known = known
         self._hit: tuple[_Node, int] | None = None  # a state of the search along the known path
         self._repaired: list[Move] | None = None  # the known path's rest, played from here
@@ -211,19 +221,29 @@ class Solver:
         """
         seen = self._seen
         known = self.known
-        disorder = self._gen.disorder.__getitem__
+        gen = self._gen
+        disorder = gen.disorder.__getitem__
         free_cells = self.rules.free_cells
         g0 = 0 if parent is None else parent.g
-        df = self.depth_first
+        nodes = self._nodes
         weights = self._weights
+        exact = self._exact
+        df = self.depth_first is not None
         needs_space = self._needs_space
         w0 = self.orders[0][1]
         best = self._best
-        counter = self._counter
         push = heapq.heappush
+        cells_now = found_now = b""
+        tail = b""
+        not_home = 0
+        nexts: tuple[int, ...] = ()
         for cols, cells, found, moves in children:
+            if cells is not cells_now or found is not found_now:  # most children share them
+                cells_now, found_now = cells, found
+                tail = gen.cell_keys[cells] + found
+                not_home, nexts = gen.home[found][:2]
             columns = SEP.join(sorted(cols))
-            key = columns + bytes(sorted(cells)) + found
+            key = columns + tail
             n = None
             if known is not None and self._hit is None:
                 k = known.find(key)
@@ -236,28 +256,35 @@ class Solver:
             g = g0 + len(moves)
             if n is None:
                 n = _Node(cols, cells, found, parent, moves, g)
-            base = (2.0 * (52 - found[0] - found[1] - found[2] - found[3])
-                    + sum(map(disorder, cols)) + (free_cells - cells.count(EMPTY)))
+            base = not_home + sum(map(disorder, cols)) + (free_cells - cells.count(EMPTY))
             depth = 0
-            for s, r in enumerate(found):
-                if r < 13:
-                    p = columns.find(r * 4 + s)
-                    if p >= 0:
-                        q = columns.find(EMPTY, p)
-                        depth += (len(columns) if q < 0 else q) - p - 1
+            for card in nexts:
+                p = columns.find(card)
+                if p >= 0:
+                    q = columns.find(EMPTY, p)
+                    depth += (len(columns) if q < 0 else q) - p - 1
             space = cells.count(EMPTY) + 2 * cols.count(b"") if needs_space else 0
-            counter += 1
-            if df:
-                push(self._heaps[0], (df[0] * base + df[1] * depth - df[2] * space - 1000.0 * g, counter, n))
+            number = len(nodes)
+            nodes.append(n)
+            if exact:
+                if df:  # deepest first: (A base + B depth - C space - 1000 g) * 2
+                    for heap, a, b, c in weights:
+                        push(heap, ((a * base + b * depth - c * space - 2000 * g) << INDEX_BITS) + number)
+                else:  # (g + w (base + d depth - s space)) * 4
+                    g4 = 4 * g
+                    base2 = 2 * base
+                    for heap, w, d, sp in weights:
+                        push(heap, ((g4 + w * (base2 + d * depth - sp * space)) << INDEX_BITS) + number)
+            elif df:
+                for heap, a, b, c in weights:
+                    push(heap, (a * base + b * depth - c * space - 1000.0 * g, number))
             else:
                 for heap, w, d, sp in weights:
-                    push(heap, (g + w * (base + d * depth - sp * space), counter, n))
+                    push(heap, (g + w * (base + d * depth - sp * space), number))
             h = base + w0 * depth
             if parent is not None and (best is None or h < best[0]):
                 best = (h, n)
         self._best = best
-        self._counter = counter
-
 
     # --- running --------------------------------------------------------------
     def run(self, max_nodes: int | None = None, seconds: float | None = None) -> Result | None:
@@ -268,6 +295,9 @@ class Solver:
         deadline = None if seconds is None else start + seconds
         done = 0
         heaps = self._heaps
+        nodes = self._nodes
+        exact = self._exact
+        heappop = heapq.heappop
         try:
             if self._lookahead:
                 self._lookahead = False
@@ -325,13 +355,28 @@ class Solver:
                         other._lookahead = False  # done once, here
                         side.append(other)
                 # the orders take turns over one shared frontier: each state is
-                # expanded once, whichever order reaches it first
-                self._turn = (self._turn + 1) % len(heaps)
-                heap = heaps[self._turn]
-                if not heap:
-                    continue
-                _, _, node = heapq.heappop(heap)
-                if node.done:
+                # expanded once, whichever order reaches it first.  A pop of a
+                # state expanded already, or of an empty heap, is a turn too; it
+                # leaves the checks above as they were unless a slice ended or
+                # the clock is due, so the next turn follows at once.
+                again = (deadline is None or done & 63) and not (side and self._slice_left <= 0)
+                node = None
+                turn = self._turn
+                while True:
+                    turn = (turn + 1) % len(heaps)
+                    heap = heaps[turn]
+                    if heap:
+                        entry = heappop(heap)
+                        node = nodes[entry & INDEX if exact else entry[1]]  # type: ignore[index,operator]
+                        if not node.done:
+                            break
+                        node = None
+                    elif not any(heaps):
+                        break
+                    if not again:
+                        break
+                self._turn = turn
+                if node is None:
                     continue
                 node.done = True
                 done += 1
@@ -415,6 +460,7 @@ class Solver:
             moves = shorten(self.position, self.rules, moves, PASS_NODES + extra)
             replay(self.position, self.rules, moves)
         self._heaps = [[] for _ in self.orders]
+        self._nodes = []
         self._side = []
         seen = len(self._seen)
         self._seen = set()
