@@ -136,8 +136,11 @@ class MoveGen:
         self.back = rules.foundation_return
         self._alt = rules.build is Build.ALTERNATE
         self._suit = rules.build is Build.SUIT
-        # for each card, the cards it may lie on
+        # for each card, the cards it may lie on; as bit masks (bit c for card c), those
+        # and the cards that may lie on it
         self.bases = [tuple(b for b in range(52) if c in self.fit_sets[b]) for c in range(52)]
+        self.base_mask = [sum(1 << b for b in bases) for bases in self.bases]
+        self.fit_mask = [sum(1 << c for c in fits) for fits in self.fits]
         self.inc = tuple(_Inc(s) for s in range(4))
         self.runs = Cache(self._run)
         self.disorder = Cache(disorder)
@@ -233,23 +236,32 @@ class MoveGen:
                 add(auto(cols, cells[:i] + SEP + cells[i + 1:], inc[c & 3][found],
                          ((CELL, i, FOUNDATION, -1, 1),)))
         runs = self.runs
+        fit_mask = self.fit_mask
         where: dict[int, int] = {}  # card in a column's last run, within the capacity -> the column
+        tops = 0  # the columns' last cards, as a mask
+        wanted = 0  # the cards that may lie on one of them
+        movable = 0  # the cards in ``where``
         for si, col in enumerate(cols):
             if col:
                 c = col[-1]
                 if c in next_cards:
                     add(auto(cols[:si] + (col[:-1],) + cols[si + 1:], cells, inc[c & 3][found],
                              ((COLUMN, si, FOUNDATION, -1, 1),)))
+                bit = 1 << c
+                tops |= bit
+                wanted |= fit_mask[c]
                 run = runs[col]
                 if run == 1:
-                    where[col[-1]] = si
+                    where[c] = si
+                    movable |= bit
                 else:
                     for c in col[-min(run, cap):]:
                         where[c] = si
+                        movable |= 1 << c
         # column to column: for each target, the (at most two) cards that fit on it
         fits = self.fits
-        for di, target in enumerate(cols):
-            if target:
+        for di, target in (enumerate(cols) if wanted & movable else ()):
+            if target and fit_mask[target[-1]] & movable:
                 for c in fits[target[-1]]:
                     si = where.get(c, di)
                     if si != di:
@@ -284,16 +296,23 @@ class MoveGen:
         fit_sets = self.fit_sets
         if free < len(cells):
             bases = self.bases
+            base_mask = self.base_mask
             for i, c in enumerate(cells):
                 if c == EMPTY:
                     continue
                 # the columns it may go to, in order: those ending with a base
                 # of it (a column's last card is in ``where``), the first empty one
-                dests = [si for b in bases[c] if (si := where.get(b, -1)) >= 0 and cols[si][-1] == b]
-                if first_empty >= 0 and not (king_only and c >> 2 != 12):
-                    dests.append(first_empty)
-                if len(dests) > 1:
-                    dests.sort()
+                to_empty = first_empty >= 0 and not (king_only and c >> 2 != 12)
+                if base_mask[c] & tops:
+                    dests = [where[b] for b in bases[c] if (1 << b) & tops]
+                    if to_empty:
+                        dests.append(first_empty)
+                    if len(dests) > 1:
+                        dests.sort()
+                elif to_empty:
+                    dests = [first_empty]
+                else:
+                    continue
                 for di in dests:
                     add((cols[:di] + (cols[di] + ONE[c],) + cols[di + 1:],
                          cells[:i] + SEP + cells[i + 1:], found, ((CELL, i, COLUMN, di, 1),)))

@@ -119,24 +119,27 @@ class Table:
         A move to where the card already lies is not legal here either (a
         caller that replays a solution drops it).
         """
+        old = self.sup[b]
+        if d == old:
+            return None
         where = self.loc[b]
         fits = self.fits
         if where < CELL0:
             col = self.cols[where]
-            p = col.index(b)
-            n = len(col) - p
-            for i in range(p + 1, len(col)):
-                if not fits[col[i]][col[i - 1]]:
-                    return None
+            if col[-1] == b:
+                n = 1
+            else:
+                p = col.index(b)
+                n = len(col) - p
+                for i in range(p + 1, len(col)):
+                    if not fits[col[i]][col[i - 1]]:
+                        return None
         elif where < AT_HOME:
             n = 1
         else:
             if not self.back or self.found[b & 3] != (b >> 2) + 1:
                 return None
             n = 1
-        old = self.sup[b]
-        if d == old:
-            return None
         if d == TO_HOME:
             if n != 1 or self.found[b & 3] != b >> 2:
                 return None
@@ -178,6 +181,21 @@ class Table:
         return Move(_pile(where, b), dst, n)
 
     def _move(self, b: int, where: int, to: int, n: int) -> None:
+        if n == 1:  # b alone (a column's last card, when it comes from one)
+            if where < CELL0:
+                self.cols[where].pop()
+            elif where < AT_HOME:
+                self.cells[where - CELL0] = -1
+            else:
+                self.found[b & 3] -= 1
+            if to < CELL0:
+                self.cols[to].append(b)
+            elif to < AT_HOME:
+                self.cells[to - CELL0] = b
+            else:
+                self.found[b & 3] += 1
+            self.loc[b] = to
+            return
         if where < CELL0:
             col = self.cols[where]
             cards = col[-n:]
