@@ -78,9 +78,9 @@ class Cache(dict[_K, _V], Generic[_K, _V]):
         return value
 
 
-def sorted_cells(cells: bytes) -> bytes:
-    """The free cells as in a key: sorted, the empty ones last."""
-    return bytes(sorted(cells))
+def cell_info(cells: bytes) -> tuple[bytes, int]:
+    """The free cells as in a key (sorted, the empty ones last), and how many are empty."""
+    return bytes(sorted(cells)), cells.count(EMPTY)
 
 
 class _Inc(dict[bytes, bytes]):
@@ -144,13 +144,13 @@ class MoveGen:
         self.inc = tuple(_Inc(s) for s in range(4))
         self.runs = Cache(self._run)
         self.disorder = Cache(disorder)
-        self.cell_keys = Cache(sorted_cells)
+        self.cell_info = Cache(cell_info)
         self.home = Cache(self._home)
 
     def clear(self) -> None:
         self.runs.clear()
         self.disorder.clear()
-        self.cell_keys.clear()
+        self.cell_info.clear()
         self.home.clear()
 
     def _home(self, found: bytes) -> tuple[int, tuple[int, ...], frozenset[int], frozenset[int]]:
@@ -225,7 +225,7 @@ class MoveGen:
         first_empty = cols.index(b"") if b"" in cols else -1
         ne = cols.count(b"") if self.any_empty and first_empty >= 0 else 0
         cap = (free + 1) << ne
-        cap_empty = (free + 1) << max(ne - 1, 0)
+        cap_empty = (free + 1) << (ne - 1) if ne else free + 1
         king_only = not self.any_empty
         # the cards that would go home safely once uncovered (the foundations
         # stay as they are in a move that sends nothing home)
@@ -255,7 +255,7 @@ class MoveGen:
                     where[c] = si
                     movable |= bit
                 else:
-                    for c in col[-min(run, cap):]:
+                    for c in col[-(run if run < cap else cap):]:
                         where[c] = si
                         movable |= 1 << c
         # column to column: for each target, the (at most two) cards that fit on it
@@ -280,7 +280,9 @@ class MoveGen:
             for si, col in enumerate(cols):
                 if not col:
                     continue
-                top = min(runs[col], cap_empty)
+                top = runs[col]
+                if top > cap_empty:
+                    top = cap_empty
                 for k in ((top, 1) if top > 1 else (1,)):
                     if k == len(col) or (king_only and (col[-k] >> 2) != 12):
                         continue
@@ -294,7 +296,7 @@ class MoveGen:
                         add((tuple(new_cols), cells, found, move))
         # free cell to column
         fit_sets = self.fit_sets
-        if free < len(cells):
+        if free < self.rules.free_cells:
             bases = self.bases
             base_mask = self.base_mask
             for i, c in enumerate(cells):

@@ -48,6 +48,7 @@ from __future__ import annotations
 import heapq
 import time
 from dataclasses import dataclass, field
+from typing import Any, Final
 
 from .engine import apply_move, check_move, legal_moves
 from .known import KnownPath as KnownPath
@@ -102,7 +103,8 @@ SHORTEN_FROM = 90
 SHORTEN_PER_MOVE = 400
 # quick_hint's search: small enough for a few milliseconds in the page's Python
 QUICK_NODES = 40
-QUICK_STATES = 5_000# An entry of a heap: the priority and the state's number (its place in Solver._nodes),
+QUICK_STATES = 5_000
+# An entry of a heap: the priority and the state's number (its place in Solver._nodes),
 # packed in one int as priority * 4 << INDEX_BITS + number (an int compares faster than a
 # tuple, and takes less memory), or as a tuple when the weights are not multiples of 1/2
 Entry = int | tuple[float, int]
@@ -127,20 +129,14 @@ class Result:
         }
 
 
-class _Node:
-    """A state of the search, packed (:mod:`freecell.packed`), and the way to it."""
-
-    __slots__ = ("cells", "cols", "done", "found", "g", "moves", "parent")
-
-    def __init__(self, cols: Cols, cells: bytes, found: bytes, parent: _Node | None,
-                 moves: tuple[RawMove, ...], g: int) -> None:
-        self.cols = cols
-        self.cells = cells
-        self.found = found
-        self.parent = parent
-        self.moves = moves
-        self.g = g
-        self.done = False
+# A state of the search: packed (:mod:`freecell.packed`), with the way to it: a plain tuple
+# (columns, free cells, foundations, parent state or None, the moves from the parent, moves
+# from the start), made in one step (a class's __init__ is a call, and the search makes a
+# node for each new state).  Whether it was expanded is kept by its number (Solver._done).
+_Node = tuple[Cols, bytes, bytes, Any, tuple[RawMove, ...], int]
+PARENT: Final = 3
+MOVES: Final = 4
+G: Final = 5
 
 
 class Solver:
@@ -164,6 +160,7 @@ class Solver:
         self.result: Result | None = None
         self._seen: set[bytes] = set()
         self._nodes: list[_Node] = []  # every state in the heaps, by its number
+        self._done = bytearray()  # by number: 1 once expanded
         self._heaps: list[list[Entry]] = [[] for _ in orders]
         self.deep_after = None if depth_first else deep_after
         self.depth_first = depth_first
@@ -187,12 +184,14 @@ class Solver:
         self._exact = all(float(2 * w).is_integer() and abs(w) < 2 ** 20 for o in weights for w in o)
         self._weights = [(heap, *((int(2 * w) for w in o) if self._exact else o))
                          for heap, o in zip(self._heaps, weights, strict=True)]
+        if self._exact and not depth_first:  # (see _push_all)
+            self._weights = [(heap, w << INDEX_BITS, d, sp) for heap, w, d, sp in self._weights]
         self.known = known
         self._hit: tuple[_Node, int] | None = None  # a state of the search along the known path
         self._repaired: list[Move] | None = None  # the known path's rest, played from here
         self._lookahead = known is not None  # the root's children and grandchildren first
         start = self._gen.auto(*pack(position), ())
-        self._root = _Node(*start[:3], None, start[3], len(start[3]))
+        self._root: _Node = (*start[:3], None, start[3], len(start[3]))
         self._push_all(None, [start])
 
     @property
@@ -224,8 +223,9 @@ class Solver:
         gen = self._gen
         disorder = gen.disorder.__getitem__
         free_cells = self.rules.free_cells
-        g0 = 0 if parent is None else parent.g
+        g0 = 0 if parent is None else parent[G]
         nodes = self._nodes
+        done = self._done
         weights = self._weights
         exact = self._exact
         df = self.depth_first is not None
@@ -233,48 +233,55 @@ class Solver:
         w0 = self.orders[0][1]
         best = self._best
         push = heapq.heappush
-        cells_now = found_now = b""
-        tail = b""
-        not_home = 0
+        cell_info = gen.cell_info
+        home = gen.home
+        cells_now = found_now = cell_key = tail = b""
+        empty_cells = not_home = fixed = 0
         nexts: tuple[int, ...] = ()
         for cols, cells, found, moves in children:
-            if cells is not cells_now or found is not found_now:  # most children share them
-                cells_now, found_now = cells, found
-                tail = gen.cell_keys[cells] + found
-                not_home, nexts = gen.home[found][:2]
+            if cells is not cells_now or found is not found_now:  # many children share them
+                if found is not found_now:
+                    found_now = found
+                    not_home, nexts, _, _ = home[found]
+                if cells is not cells_now:
+                    cells_now = cells
+                    cell_key, empty_cells = cell_info[cells]
+                tail = cell_key + found
+                fixed = not_home + free_cells - empty_cells
             columns = SEP.join(sorted(cols))
             key = columns + tail
             n = None
             if known is not None and self._hit is None:
                 k = known.find(key)
                 if k is not None:
-                    n = _Node(cols, cells, found, parent, moves, g0 + len(moves))
+                    n = (cols, cells, found, parent, moves, g0 + len(moves))
                     self._hit = (n, k)
             if key in seen:
                 continue
             seen.add(key)
             g = g0 + len(moves)
             if n is None:
-                n = _Node(cols, cells, found, parent, moves, g)
-            base = not_home + sum(map(disorder, cols)) + (free_cells - cells.count(EMPTY))
+                n = (cols, cells, found, parent, moves, g)
+            base = fixed + sum(map(disorder, cols))
             depth = 0
             for card in nexts:
                 p = columns.find(card)
                 if p >= 0:
                     q = columns.find(EMPTY, p)
                     depth += (len(columns) if q < 0 else q) - p - 1
-            space = cells.count(EMPTY) + 2 * cols.count(b"") if needs_space else 0
+            space = empty_cells + 2 * cols.count(b"") if needs_space else 0
             number = len(nodes)
             nodes.append(n)
+            done.append(0)
             if exact:
                 if df:  # deepest first: (A base + B depth - C space - 1000 g) * 2
                     for heap, a, b, c in weights:
                         push(heap, ((a * base + b * depth - c * space - 2000 * g) << INDEX_BITS) + number)
-                else:  # (g + w (base + d depth - s space)) * 4
-                    g4 = 4 * g
+                else:  # (g + w (base + d depth - s space)) * 4, w shifted already
+                    at = (4 * g << INDEX_BITS) + number
                     base2 = 2 * base
                     for heap, w, d, sp in weights:
-                        push(heap, ((g4 + w * (base2 + d * depth - sp * space)) << INDEX_BITS) + number)
+                        push(heap, at + w * (base2 + d * depth - sp * space))
             elif df:
                 for heap, a, b, c in weights:
                     push(heap, (a * base + b * depth - c * space - 1000.0 * g, number))
@@ -296,6 +303,7 @@ class Solver:
         done = 0
         heaps = self._heaps
         nodes = self._nodes
+        expanded = self._done
         exact = self._exact
         heappop = heapq.heappop
         try:
@@ -367,10 +375,10 @@ class Solver:
                     heap = heaps[turn]
                     if heap:
                         entry = heappop(heap)
-                        node = nodes[entry & INDEX if exact else entry[1]]  # type: ignore[index,operator]
-                        if not node.done:
+                        number = entry & INDEX if exact else entry[1]  # type: ignore[index,operator]
+                        if not expanded[number]:
+                            node = nodes[number]
                             break
-                        node = None
                     elif not any(heaps):
                         break
                     if not again:
@@ -378,15 +386,15 @@ class Solver:
                 self._turn = turn
                 if node is None:
                     continue
-                node.done = True
+                expanded[number] = 1
                 done += 1
                 self.nodes += 1
                 self._own += 1
                 self._slice_left -= 1
-                if node.found == WON:
+                if node[2] == WON:
                     self.result = self._finish(SOLVED, node)
                     return self.result
-                self._push_all(node, self._gen.children(node.cols, node.cells, node.found))
+                self._push_all(node, self._gen.children(node[0], node[1], node[2]))
                 if self._hit is not None:
                     self.result = self._finish_known(*self._hit)
                     return self.result
@@ -417,10 +425,10 @@ class Solver:
         def on_path(node: _Node) -> bool:
             """Whether ``node`` is on the known solution; the shortest way found is kept."""
             nonlocal best
-            k = known.find(key(node.cols, node.cells, node.found))
+            k = known.find(key(*node[:3]))
             if k is None:
                 return False
-            total = node.g + len(known.moves) - k
+            total = node[G] + len(known.moves) - k
             if best is None or total < best[0]:
                 best = (total, node, k)
             return True
@@ -428,13 +436,13 @@ class Solver:
         expanded = 1
         root = self._root
         children = self._gen.children
-        for cols, cells, found, moves in children(root.cols, root.cells, root.found):
-            child = _Node(cols, cells, found, root, moves, root.g + len(moves))
+        for cols, cells, found, moves in children(*root[:3]):
+            child: _Node = (cols, cells, found, root, moves, root[G] + len(moves))
             if on_path(child):
                 continue
             expanded += 1
             for grand in children(cols, cells, found):
-                on_path(_Node(*grand[:3], child, grand[3], child.g + len(grand[3])))
+                on_path((*grand[:3], child, grand[3], child[G] + len(grand[3])))
         self.nodes += expanded
         if best is not None:
             self._hit = (best[1], best[2])
@@ -447,7 +455,7 @@ class Solver:
         known = self.known
         if known is None:
             raise AssertionError("a hit without a known path")
-        here = unpack(node.cols, node.cells, node.found)
+        here = unpack(*node[:3])
         return self._finish(SOLVED, None, self._path(node) + known.rest(k, here))
 
     def _finish(self, verdict: str, node: _Node | None, moves: list[Move] | None = None) -> Result:
@@ -461,6 +469,7 @@ class Solver:
             replay(self.position, self.rules, moves)
         self._heaps = [[] for _ in self.orders]
         self._nodes = []
+        self._done = bytearray()
         self._side = []
         seen = len(self._seen)
         self._seen = set()
@@ -477,8 +486,8 @@ class Solver:
         chunks: list[tuple[RawMove, ...]] = []
         n: _Node | None = node
         while n is not None:
-            chunks.append(n.moves)
-            n = n.parent
+            chunks.append(n[MOVES])
+            n = n[PARENT]
         raw = [m for chunk in reversed(chunks) for m in chunk]
         return [_to_move(m) for m in raw]
 
