@@ -26,6 +26,7 @@ card home, or uncovers a card that may go home safely, can make one.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from .piles import CELL, COLUMN, FOUNDATION
@@ -110,15 +111,34 @@ def disorder(col: bytes) -> int:
     return d
 
 
-_FITS: dict[Build, tuple[list[tuple[int, ...]], list[frozenset[int]]]] = {}
+@dataclass(frozen=True)
+class BuildTables:
+    """What a build rule says about each card (made once a build rule, :func:`build_tables`).
+
+    ``fits[base]``: the cards that may lie on ``base``, as a tuple and as a set
+    (``fit_sets``); ``bases[card]``: the cards ``card`` may lie on; and both as
+    bit masks (bit ``c`` for card ``c``): ``fit_mask``, ``base_mask``.
+    """
+
+    fits: list[tuple[int, ...]]
+    fit_sets: list[frozenset[int]]
+    bases: list[tuple[int, ...]]
+    fit_mask: list[int]
+    base_mask: list[int]
 
 
-def fits_table(rules: Rules) -> tuple[list[tuple[int, ...]], list[frozenset[int]]]:
-    """For each card, the cards that may lie on it, as tuples and as sets (made once a build rule)."""
-    tables = _FITS.get(rules.build)
+_TABLES: dict[Build, BuildTables] = {}
+
+
+def build_tables(rules: Rules) -> BuildTables:
+    """The :class:`BuildTables` of ``rules``' build rule."""
+    tables = _TABLES.get(rules.build)
     if tables is None:
         fits = [tuple(c for c in range(52) if rules.builds_on(c, base)) for base in range(52)]
-        tables = _FITS[rules.build] = (fits, [frozenset(f) for f in fits])
+        bases = [tuple(b for b in range(52) if rules.builds_on(c, b)) for c in range(52)]
+        tables = _TABLES[rules.build] = BuildTables(
+            fits, [frozenset(f) for f in fits], bases,
+            [sum(1 << c for c in f) for f in fits], [sum(1 << b for b in bs) for bs in bases])
     return tables
 
 
@@ -131,16 +151,13 @@ class MoveGen:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.fits, self.fit_sets = fits_table(rules)
+        tables = build_tables(rules)
+        self.fits, self.fit_sets = tables.fits, tables.fit_sets
+        self.bases, self.fit_mask, self.base_mask = tables.bases, tables.fit_mask, tables.base_mask
         self.any_empty = rules.empty_column is EmptyColumn.ANY
         self.back = rules.foundation_return
         self._alt = rules.build is Build.ALTERNATE
         self._suit = rules.build is Build.SUIT
-        # for each card, the cards it may lie on; as bit masks (bit c for card c), those
-        # and the cards that may lie on it
-        self.bases = [tuple(b for b in range(52) if c in self.fit_sets[b]) for c in range(52)]
-        self.base_mask = [sum(1 << b for b in bases) for bases in self.bases]
-        self.fit_mask = [sum(1 << c for c in fits) for fits in self.fits]
         self.inc = tuple(_Inc(s) for s in range(4))
         self.runs = Cache(self._run)
         self.disorder = Cache(disorder)

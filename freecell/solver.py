@@ -226,6 +226,8 @@ class Solver:
         g0 = 0 if parent is None else parent[G]
         nodes = self._nodes
         done = self._done
+        room = len(done)
+        number = len(nodes) - 1  # the last state's
         weights = self._weights
         exact = self._exact
         df = self.depth_first is not None
@@ -270,9 +272,11 @@ class Solver:
                     q = columns.find(EMPTY, p)
                     depth += (len(columns) if q < 0 else q) - p - 1
             space = empty_cells + 2 * cols.count(b"") if needs_space else 0
-            number = len(nodes)
+            number += 1
             nodes.append(n)
-            done.append(0)
+            if number == room:  # the expanded flags grow ahead of the states
+                done.extend(bytes(room + 64))
+                room = len(done)
             if exact:
                 if df:  # deepest first: (A base + B depth - C space - 1000 g) * 2
                     for heap, a, b, c in weights:
