@@ -123,12 +123,12 @@ class Table:
         if d == old:
             return None
         where = self.loc[b]
-        fits = self.fits
         if where < CELL0:
             col = self.cols[where]
             if col[-1] == b:
                 n = 1
             else:
+                fits = self.fits
                 p = col.index(b)
                 n = len(col) - p
                 for i in range(p + 1, len(col)):
@@ -148,23 +148,26 @@ class Table:
             if n != 1 or -1 not in self.cells:
                 return None
             to = CELL0 + self.cells.index(-1)
-        else:
+        else:  # one card always fits in the free space; more are counted
             cols = self.cols
-            free = self.cells.count(-1) + 1
             if d == TO_EMPTY:
                 if [] not in cols or (self.king_only and (b >> 2) != 12):
                     return None
                 to = cols.index([])
-                if self.any_empty and n > free << (cols.count([]) - 1):
-                    return None
-                if n > free and not self.any_empty:
-                    return None
+                if n > 1:
+                    free = self.cells.count(-1) + 1
+                    if self.any_empty and n > free << (cols.count([]) - 1):
+                        return None
+                    if n > free and not self.any_empty:
+                        return None
             else:
                 to = self.loc[d]
-                if to >= CELL0 or to == where or cols[to][-1] != d or not fits[b][d]:
+                if to >= CELL0 or to == where or cols[to][-1] != d or not self.fits[b][d]:
                     return None
-                if n > (free << cols.count([]) if self.any_empty else free):
-                    return None
+                if n > 1:
+                    free = self.cells.count(-1) + 1
+                    if n > (free << cols.count([]) if self.any_empty else free):
+                        return None
         self._move(b, where, to, n)
         self.sup[b] = d
         return b, where, to, n, old
@@ -374,6 +377,10 @@ def _search(table: Table, target: bytes, cards: Sequence[int], limit: int, max_n
                     continue
             elif t == TO_HOME and found[c & 3] != c >> 2:
                 continue
+            if t >= TO_CELL:  # home or to a cell: one card alone (play would refuse others)
+                at = loc[c]
+                if at < CELL0 and cols[at][-1] != c:
+                    continue
             rec = play(c, t)
             if rec is not None:
                 path.append((c, t))
@@ -386,31 +393,25 @@ def _search(table: Table, target: bytes, cards: Sequence[int], limit: int, max_n
             return False
         # the cards that can move: each column's last run, the free cells' cards
         fits = table.fits
-        tops = []
-        free: dict[int, bool] = {}  # card -> alone (a column's last card, or in a cell)
-        for col in cols:
-            if col:
-                k = len(col) - 1
-                top = col[k]
-                tops.append(top)
-                free[top] = True
-                while k > 0 and fits[col[k]][col[k - 1]]:
-                    k -= 1
-                    free[col[k]] = False
-        for x in table.cells:
-            if x >= 0:
-                free[x] = True
+        tops = [col[-1] for col in cols if col]
         room = -1 in table.cells
         empty = [] in cols
         for c in cards:
-            alone = free.get(c)
-            if alone is None:
-                continue
             s = sup[c]
             t = target[c]
             cost = 0 if s != t else 1
             if g + 1 + h + cost > limit:
                 continue
+            at = loc[c]
+            if at >= AT_HOME:
+                continue
+            alone = at >= CELL0  # in a cell; else a column's last card, or in its last run
+            if not alone:
+                col = cols[at]
+                if col[-1] == c:
+                    alone = True
+                elif not _in_run(col, c, fits):
+                    continue
             row = fits[c]
             dests = [x for x in tops if row[x]]
             if empty and s != TO_EMPTY:
@@ -436,6 +437,12 @@ def _search(table: Table, target: bytes, cards: Sequence[int], limit: int, max_n
         found = False
     _back(table, recs)
     return (path if found else None), nodes
+
+
+def _in_run(col: list[int], c: int, fits: list[list[bool]]) -> bool:
+    """Whether every card lying on ``c`` in ``col`` builds on the one below it."""
+    p = col.index(c)
+    return all(fits[col[i]][col[i - 1]] for i in range(p + 1, len(col)))
 
 
 def _tail_supports(table: Table, cms: Sequence[CardMove]) -> list[bytes]:
