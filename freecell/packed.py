@@ -142,6 +142,13 @@ def build_tables(rules: Rules) -> BuildTables:
     return tables
 
 
+def _replace(cols: Cols, i: int, col: bytes) -> Cols:
+    """``cols`` with column ``i`` replaced by ``col``."""
+    new = list(cols)
+    new[i] = col
+    return tuple(new)
+
+
 class MoveGen:
     """The children of packed states under ``rules``, with the caches that make them cheap.
 
@@ -206,24 +213,27 @@ class MoveGen:
 
     def auto(self, cols: Cols, cells: bytes, found: bytes, moves: tuple[RawMove, ...]) -> Child:
         """Play every safe auto-move (each an explicit move of the solution)."""
-        safe = self.safe
+        home = self.home
         inc = self.inc
+        ready = home[found][3]  # the next cards that may go home safely
         extra: list[RawMove] = []
         changed = True
         while changed:
             changed = False
             for i, c in enumerate(cells):
-                if found[c & 3] == c >> 2 and safe(c, found):  # never true of EMPTY
+                if c in ready:
                     cells = cells[:i] + SEP + cells[i + 1:]
                     found = inc[c & 3][found]
+                    ready = home[found][3]
                     extra.append((CELL, i, FOUNDATION, -1, 1))
                     changed = True
             for i, col in enumerate(cols):
                 if col:
                     c = col[-1]
-                    if found[c & 3] == c >> 2 and safe(c, found):
-                        cols = cols[:i] + (col[:-1],) + cols[i + 1:]
+                    if c in ready:
+                        cols = _replace(cols, i, col[:-1])
                         found = inc[c & 3][found]
+                        ready = home[found][3]
                         extra.append((COLUMN, i, FOUNDATION, -1, 1))
                         changed = True
         if not extra:
@@ -262,7 +272,7 @@ class MoveGen:
             if col:
                 c = col[-1]
                 if c in next_cards:
-                    add(auto(cols[:si] + (col[:-1],) + cols[si + 1:], cells, inc[c & 3][found],
+                    add(auto(_replace(cols, si, col[:-1]), cells, inc[c & 3][found],
                              ((COLUMN, si, FOUNDATION, -1, 1),)))
                 bit = 1 << c
                 tops |= bit
@@ -333,7 +343,7 @@ class MoveGen:
                 else:
                     continue
                 for di in dests:
-                    add((cols[:di] + (cols[di] + ONE[c],) + cols[di + 1:],
+                    add((_replace(cols, di, cols[di] + ONE[c]),
                          cells[:i] + SEP + cells[i + 1:], found, ((CELL, i, COLUMN, di, 1),)))
         # back from the foundations, when the rules allow it
         if self.back:
@@ -349,14 +359,16 @@ class MoveGen:
                     if (target and c in fit_sets[target[-1]]) or (
                         not target and di == first_empty and not (king_only and c >> 2 != 12)
                     ):
-                        add(auto(cols[:di] + (target + ONE[c],) + cols[di + 1:], cells, less,
+                        add(auto(_replace(cols, di, target + ONE[c]), cells, less,
                                  ((FOUNDATION, s, COLUMN, di, 1),)))
         # column to free cell
         if empty_cell >= 0:
             for si, col in enumerate(cols):
                 if col:
                     rest = col[:-1]
-                    lifted = cols[:si] + (rest,) + cols[si + 1:]
+                    new_cols = list(cols)
+                    new_cols[si] = rest
+                    lifted = tuple(new_cols)
                     new_cells = cells[:empty_cell] + ONE[col[-1]] + cells[empty_cell + 1:]
                     move = ((COLUMN, si, CELL, empty_cell, 1),)
                     if rest and rest[-1] in ready:
