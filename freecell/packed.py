@@ -142,6 +142,38 @@ def build_tables(rules: Rules) -> BuildTables:
     return tables
 
 
+# a column's cost (ColumnCosts): its disorder, plus its cards lying on next cards << COST_BITS
+COST_BITS = 16
+COST_MASK = (1 << COST_BITS) - 1
+# the column costs kept at most, over all foundations (then they are made again)
+MAX_COSTS = 200_000
+
+
+class ColumnCosts(dict[bytes, int]):
+    """For one foundations value, each column's share of the estimate, filled on first use.
+
+    ``costs[col]`` is the column's disorder (cards lying on a lower card) plus,
+    shifted by :data:`COST_BITS`, the cards lying on top of the next cards
+    for the foundations that are in it: the sum over a state's columns gives
+    both parts of the estimate at once.
+    """
+
+    def __init__(self, gen: MoveGen, found: bytes) -> None:
+        super().__init__()
+        self.gen = gen
+        self.nexts = gen.home[found][1]
+
+    def __missing__(self, col: bytes) -> int:
+        above = 0
+        for card in self.nexts:
+            i = col.find(card)
+            if i >= 0:
+                above += len(col) - 1 - i
+        value = self[col] = self.gen.disorder[col] + (above << COST_BITS)
+        self.gen.costs_made += 1
+        return value
+
+
 def _replace(cols: Cols, i: int, col: bytes) -> Cols:
     """``cols`` with column ``i`` replaced by ``col``."""
     new = list(cols)
@@ -170,12 +202,25 @@ class MoveGen:
         self.disorder = Cache(disorder)
         self.cell_info = Cache(cell_info)
         self.home = Cache(self._home)
+        self.costs: dict[bytes, ColumnCosts] = {}
+        self.costs_made = 0
 
     def clear(self) -> None:
         self.runs.clear()
         self.disorder.clear()
         self.cell_info.clear()
         self.home.clear()
+        self.costs.clear()
+
+    def column_costs(self, found: bytes) -> ColumnCosts:
+        """The :class:`ColumnCosts` under ``found`` (all dropped past :data:`MAX_COSTS`)."""
+        costs = self.costs.get(found)
+        if costs is None:
+            if self.costs_made > MAX_COSTS:
+                self.costs.clear()
+                self.costs_made = 0
+            costs = self.costs[found] = ColumnCosts(self, found)
+        return costs
 
     def _home(self, found: bytes) -> tuple[int, tuple[int, ...], frozenset[int], frozenset[int]]:
         """What the foundations say: twice the cards not home; the next card of each suit

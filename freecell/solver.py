@@ -52,7 +52,7 @@ from typing import Any, Final
 
 from .engine import apply_move, check_move, legal_moves
 from .known import KnownPath as KnownPath
-from .packed import EMPTY, SEP, WON, Child, Cols, MoveGen, RawMove, key, pack, unpack
+from .packed import COST_BITS, COST_MASK, SEP, WON, Child, Cols, MoveGen, RawMove, key, pack, unpack
 from .piles import COLUMN, FOUNDATION, HOME, Move, Pile, cell, column, foundation
 from .position import Position
 from .rules import FREECELL, Rules
@@ -221,7 +221,7 @@ class Solver:
         seen = self._seen
         known = self.known
         gen = self._gen
-        disorder = gen.disorder.__getitem__
+        column_costs = gen.column_costs
         free_cells = self.rules.free_cells
         g0 = 0 if parent is None else parent[G]
         nodes = self._nodes
@@ -239,12 +239,13 @@ class Solver:
         home = gen.home
         cells_now = found_now = cell_key = tail = b""
         empty_cells = not_home = fixed = 0
-        nexts: tuple[int, ...] = ()
+        cost = column_costs(b"\0\0\0\0").__getitem__
         for cols, cells, found, moves in children:
             if cells is not cells_now or found is not found_now:  # many children share them
                 if found is not found_now:
                     found_now = found
-                    not_home, nexts, _, _ = home[found]
+                    not_home = home[found][0]
+                    cost = column_costs(found).__getitem__
                 if cells is not cells_now:
                     cells_now = cells
                     cell_key, empty_cells = cell_info[cells]
@@ -264,13 +265,9 @@ class Solver:
             g = g0 + len(moves)
             if n is None:
                 n = (cols, cells, found, parent, moves, g)
-            base = fixed + sum(map(disorder, cols))
-            depth = 0
-            for card in nexts:
-                p = columns.find(card)
-                if p >= 0:
-                    q = columns.find(EMPTY, p)
-                    depth += (len(columns) if q < 0 else q) - p - 1
+            costs = sum(map(cost, cols))  # disorder, and the cards on next cards << COST_BITS
+            base = fixed + (costs & COST_MASK)
+            depth = costs >> COST_BITS
             space = empty_cells + 2 * cols.count(b"") if needs_space else 0
             number += 1
             nodes.append(n)
