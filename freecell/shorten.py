@@ -168,7 +168,22 @@ class Table:
                     free = self.cells.count(-1) + 1
                     if n > (free << cols.count([]) if self.any_empty else free):
                         return None
-        self._move(b, where, to, n)
+        if n == 1:  # _move's first case, inline: most moves here are of one card
+            if where < CELL0:
+                self.cols[where].pop()
+            elif where < AT_HOME:
+                self.cells[where - CELL0] = -1
+            else:
+                self.found[b & 3] -= 1
+            if to < CELL0:
+                self.cols[to].append(b)
+            elif to < AT_HOME:
+                self.cells[to - CELL0] = b
+            else:
+                self.found[b & 3] += 1
+            self.loc[b] = to
+        else:
+            self._move(b, where, to, n)
         self.sup[b] = d
         return b, where, to, n, old
 
