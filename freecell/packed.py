@@ -142,8 +142,9 @@ def build_tables(rules: Rules) -> BuildTables:
     return tables
 
 
-# a column's cost (ColumnCosts): its disorder, plus its cards lying on next cards << COST_BITS
-COST_BITS = 16
+# a column's cost (ColumnCosts): its disorder, plus its cards lying on next cards << COST_BITS,
+# plus 1 << 2 * COST_BITS for an empty column
+COST_BITS = 8
 COST_MASK = (1 << COST_BITS) - 1
 # the column costs kept at most, over all foundations (then they are made again)
 MAX_COSTS = 200_000
@@ -154,8 +155,9 @@ class ColumnCosts(dict[bytes, int]):
 
     ``costs[col]`` is the column's disorder (cards lying on a lower card) plus,
     shifted by :data:`COST_BITS`, the cards lying on top of the next cards
-    for the foundations that are in it: the sum over a state's columns gives
-    both parts of the estimate at once.
+    for the foundations that are in it, plus, shifted by twice that, one for
+    an empty column: the sum over a state's columns gives both parts of the
+    estimate and the empty columns at once (each part is at most 52, below 2 ** COST_BITS).
     """
 
     def __init__(self, gen: MoveGen, found: bytes) -> None:
@@ -169,7 +171,7 @@ class ColumnCosts(dict[bytes, int]):
             i = col.find(card)
             if i >= 0:
                 above += len(col) - 1 - i
-        value = self[col] = self.gen.disorder[col] + (above << COST_BITS)
+        value = self[col] = self.gen.disorder[col] + (above << COST_BITS) + ((not col) << 2 * COST_BITS)
         self.gen.costs_made += 1
         return value
 

@@ -251,8 +251,7 @@ class Solver:
                     cell_key, empty_cells = cell_info[cells]
                 tail = cell_key + found
                 fixed = not_home + free_cells - empty_cells
-            columns = SEP.join(sorted(cols))
-            key = columns + tail
+            key = SEP.join(sorted(cols)) + tail
             n = None
             if known is not None and self._hit is None:
                 k = known.find(key)
@@ -265,10 +264,10 @@ class Solver:
             g = g0 + len(moves)
             if n is None:
                 n = (cols, cells, found, parent, moves, g)
-            costs = sum(map(cost, cols))  # disorder, and the cards on next cards << COST_BITS
+            costs = sum(map(cost, cols))  # three sums in one (see ColumnCosts)
             base = fixed + (costs & COST_MASK)
-            depth = costs >> COST_BITS
-            space = empty_cells + 2 * cols.count(b"") if needs_space else 0
+            depth = (costs >> COST_BITS) & COST_MASK
+            space = empty_cells + 2 * (costs >> 2 * COST_BITS) if needs_space else 0
             number += 1
             nodes.append(n)
             if number == room:  # the expanded flags grow ahead of the states
