@@ -31,7 +31,7 @@ from typing import Generic, TypeVar
 
 from .piles import CELL, COLUMN, FOUNDATION
 from .position import Position
-from .rules import Build, EmptyColumn, Rules
+from .rules import MAX_CELLS, MAX_COLUMNS, Build, EmptyColumn, Rules
 
 EMPTY = 255  # an empty free cell; also the separator of columns in a key
 SEP = b"\xff"
@@ -43,6 +43,17 @@ RawMove = tuple[int, int, int, int, int]
 Cols = tuple[bytes, ...]
 # A child: its columns, free cells, foundations, and the moves to it (the move, then auto-moves)
 Child = tuple[Cols, bytes, bytes, tuple[RawMove, ...]]
+
+
+# The moves of the search, made once and shared by every state they lead to (a child's
+# moves are a tuple of them): column to column (by source, target and count: a run
+# is at most 13 cards), column to cell, cell to column, column or cell home.
+_COLS, _CELLS = range(MAX_COLUMNS), range(MAX_CELLS)
+COLUMN_TO_COLUMN = [[[((COLUMN, si, COLUMN, di, k),) for k in range(14)] for di in _COLS] for si in _COLS]
+COLUMN_TO_CELL = [[((COLUMN, si, CELL, i, 1),) for i in _CELLS] for si in _COLS]
+CELL_TO_COLUMN = [[((CELL, i, COLUMN, di, 1),) for di in _COLS] for i in _CELLS]
+COLUMN_HOME = [(COLUMN, si, FOUNDATION, -1, 1) for si in _COLS]
+CELL_HOME = [(CELL, i, FOUNDATION, -1, 1) for i in _CELLS]
 
 
 def pack(position: Position) -> tuple[Cols, bytes, bytes]:
@@ -272,7 +283,7 @@ class MoveGen:
                     cells = cells[:i] + SEP + cells[i + 1:]
                     found = inc[c & 3][found]
                     ready = home[found][3]
-                    extra.append((CELL, i, FOUNDATION, -1, 1))
+                    extra.append(CELL_HOME[i])
                     changed = True
             for i, col in enumerate(cols):
                 if col:
@@ -281,7 +292,7 @@ class MoveGen:
                         cols = _replace(cols, i, col[:-1])
                         found = inc[c & 3][found]
                         ready = home[found][3]
-                        extra.append((COLUMN, i, FOUNDATION, -1, 1))
+                        extra.append(COLUMN_HOME[i])
                         changed = True
         if not extra:
             return cols, cells, found, moves
@@ -308,7 +319,7 @@ class MoveGen:
         for i, c in enumerate(cells):
             if c in next_cards:
                 add(auto(cols, cells[:i] + SEP + cells[i + 1:], inc[c & 3][found],
-                         ((CELL, i, FOUNDATION, -1, 1),)))
+                         (CELL_HOME[i],)))
         runs = self.runs
         fit_mask = self.fit_mask
         where: dict[int, int] = {}  # card in a column's last run, within the capacity -> the column
@@ -320,7 +331,7 @@ class MoveGen:
                 c = col[-1]
                 if c in next_cards:
                     add(auto(_replace(cols, si, col[:-1]), cells, inc[c & 3][found],
-                             ((COLUMN, si, FOUNDATION, -1, 1),)))
+                             (COLUMN_HOME[si],)))
                 bit = 1 << c
                 tops |= bit
                 wanted |= fit_mask[c]
@@ -344,7 +355,7 @@ class MoveGen:
                         new_cols = list(cols)
                         rest = new_cols[si] = col[:-k]
                         new_cols[di] = target + col[-k:]
-                        move = ((COLUMN, si, COLUMN, di, k),)
+                        move = COLUMN_TO_COLUMN[si][di][k]
                         if rest and rest[-1] in ready:
                             add(auto(tuple(new_cols), cells, found, move))
                         else:
@@ -363,7 +374,7 @@ class MoveGen:
                     new_cols = list(cols)
                     rest = new_cols[si] = col[:-k]
                     new_cols[di] = col[-k:]
-                    move = ((COLUMN, si, COLUMN, di, k),)
+                    move = COLUMN_TO_COLUMN[si][di][k]
                     if rest[-1] in ready:
                         add(auto(tuple(new_cols), cells, found, move))
                     else:
@@ -391,7 +402,7 @@ class MoveGen:
                     continue
                 for di in dests:
                     add((_replace(cols, di, cols[di] + ONE[c]),
-                         cells[:i] + SEP + cells[i + 1:], found, ((CELL, i, COLUMN, di, 1),)))
+                         cells[:i] + SEP + cells[i + 1:], found, CELL_TO_COLUMN[i][di]))
         # back from the foundations, when the rules allow it
         if self.back:
             for s in range(4):
@@ -417,7 +428,7 @@ class MoveGen:
                     new_cols[si] = rest
                     lifted = tuple(new_cols)
                     new_cells = cells[:empty_cell] + ONE[col[-1]] + cells[empty_cell + 1:]
-                    move = ((COLUMN, si, CELL, empty_cell, 1),)
+                    move = COLUMN_TO_CELL[si][empty_cell]
                     if rest and rest[-1] in ready:
                         add(auto(lifted, new_cells, found, move))
                     else:
