@@ -359,6 +359,7 @@ def _search(table: Table, target: bytes, cards: Sequence[int], limit: int, max_n
     """
     sup = table.sup
     h = sum(1 for c in cards if sup[c] != target[c])
+    goal = tuple(target)  # a tuple's items are read faster than bytes' (by the interpreter)
     if h > limit:
         return None, 0
     path: list[CardMove] = []
@@ -382,8 +383,9 @@ def _search(table: Table, target: bytes, cards: Sequence[int], limit: int, max_n
             raise _Budget
         loc = table.loc
         found = table.found
+        fits = table.fits
         for c in cards:
-            t = target[c]
+            t = goal[c]
             if sup[c] == t:
                 continue
             if t < TO_EMPTY:  # onto a card: only if it is a column's last card
@@ -392,9 +394,10 @@ def _search(table: Table, target: bytes, cards: Sequence[int], limit: int, max_n
                     continue
             elif t == TO_HOME and found[c & 3] != c >> 2:
                 continue
-            if t >= TO_CELL:  # home or to a cell: one card alone (play would refuse others)
-                at = loc[c]
-                if at < CELL0 and cols[at][-1] != c:
+            at = loc[c]
+            if at < CELL0:  # refuse at once what play would: a buried card home or to a
+                col = cols[at]  # cell, or one under a card that does not build on it
+                if col[-1] != c and (t >= TO_CELL or not fits[col[col.index(c) + 1]][c]):
                     continue
             rec = play(c, t)
             if rec is not None:
@@ -407,13 +410,12 @@ def _search(table: Table, target: bytes, cards: Sequence[int], limit: int, max_n
         if g + 1 + h > limit:
             return False
         # the cards that can move: each column's last run, the free cells' cards
-        fits = table.fits
         tops = [col[-1] for col in cols if col]
         room = -1 in table.cells
         empty = [] in cols
         for c in cards:
             s = sup[c]
-            t = target[c]
+            t = goal[c]
             cost = 0 if s != t else 1
             if g + 1 + h + cost > limit:
                 continue
