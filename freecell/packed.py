@@ -212,6 +212,7 @@ class MoveGen:
         self._suit = rules.build is Build.SUIT
         self.inc = tuple(_Inc(s) for s in range(4))
         self.runs = Cache(self._run)
+        self.heads = Cache(self._head)
         self.disorder = Cache(disorder)
         self.cell_info = Cache(cell_info)
         self.home = Cache(self._home)
@@ -220,6 +221,7 @@ class MoveGen:
 
     def clear(self) -> None:
         self.runs.clear()
+        self.heads.clear()
         self.disorder.clear()
         self.cell_info.clear()
         self.home.clear()
@@ -241,6 +243,12 @@ class MoveGen:
         nexts = tuple(r * 4 + s for s, r in enumerate(found) if r < 13)
         ready = frozenset(c for c in nexts if self.safe(c, found))
         return 2 * (52 - sum(found)), nexts, frozenset(nexts), ready
+
+    def _head(self, col: bytes) -> tuple[int, int, int, int]:
+        """A non-empty column's last card, as a card and as a bit; the cards that fit on it,
+        as a mask; and how many of its cards build on each other from the end (its run)."""
+        c = col[-1]
+        return c, 1 << c, self.fit_mask[c], self.runs[col]
 
     # --- rules, fast ----------------------------------------------------
     def _run(self, col: bytes) -> int:
@@ -326,16 +334,15 @@ class MoveGen:
         tops = 0  # the columns' last cards, as a mask
         wanted = 0  # the cards that may lie on one of them
         movable = 0  # the cards in ``where``
+        heads = self.heads
         for si, col in enumerate(cols):
             if col:
-                c = col[-1]
+                c, bit, fit, run = heads[col]
                 if c in next_cards:
                     add(auto(_replace(cols, si, col[:-1]), cells, inc[c & 3][found],
                              (COLUMN_HOME[si],)))
-                bit = 1 << c
                 tops |= bit
-                wanted |= fit_mask[c]
-                run = runs[col]
+                wanted |= fit
                 if run == 1:
                     where[c] = si
                     movable |= bit
