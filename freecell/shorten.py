@@ -119,24 +119,27 @@ class Table:
         A move to where the card already lies is not legal here either (a
         caller that replays a solution drops it).
         """
+        old = self.sup[b]
+        if d == old:
+            return None
         where = self.loc[b]
-        fits = self.fits
         if where < CELL0:
             col = self.cols[where]
-            p = col.index(b)
-            n = len(col) - p
-            for i in range(p + 1, len(col)):
-                if not fits[col[i]][col[i - 1]]:
-                    return None
+            if col[-1] == b:
+                n = 1
+            else:
+                fits = self.fits
+                p = col.index(b)
+                n = len(col) - p
+                for i in range(p + 1, len(col)):
+                    if not fits[col[i]][col[i - 1]]:
+                        return None
         elif where < AT_HOME:
             n = 1
         else:
             if not self.back or self.found[b & 3] != (b >> 2) + 1:
                 return None
             n = 1
-        old = self.sup[b]
-        if d == old:
-            return None
         if d == TO_HOME:
             if n != 1 or self.found[b & 3] != b >> 2:
                 return None
@@ -145,24 +148,42 @@ class Table:
             if n != 1 or -1 not in self.cells:
                 return None
             to = CELL0 + self.cells.index(-1)
-        else:
+        else:  # one card always fits in the free space; more are counted
             cols = self.cols
-            free = self.cells.count(-1) + 1
             if d == TO_EMPTY:
                 if [] not in cols or (self.king_only and (b >> 2) != 12):
                     return None
                 to = cols.index([])
-                if self.any_empty and n > free << (cols.count([]) - 1):
-                    return None
-                if n > free and not self.any_empty:
-                    return None
+                if n > 1:
+                    free = self.cells.count(-1) + 1
+                    if self.any_empty and n > free << (cols.count([]) - 1):
+                        return None
+                    if n > free and not self.any_empty:
+                        return None
             else:
                 to = self.loc[d]
-                if to >= CELL0 or to == where or cols[to][-1] != d or not fits[b][d]:
+                if to >= CELL0 or to == where or cols[to][-1] != d or not self.fits[b][d]:
                     return None
-                if n > (free << cols.count([]) if self.any_empty else free):
-                    return None
-        self._move(b, where, to, n)
+                if n > 1:
+                    free = self.cells.count(-1) + 1
+                    if n > (free << cols.count([]) if self.any_empty else free):
+                        return None
+        if n == 1:  # _move's first case, inline: most moves here are of one card
+            if where < CELL0:
+                self.cols[where].pop()
+            elif where < AT_HOME:
+                self.cells[where - CELL0] = -1
+            else:
+                self.found[b & 3] -= 1
+            if to < CELL0:
+                self.cols[to].append(b)
+            elif to < AT_HOME:
+                self.cells[to - CELL0] = b
+            else:
+                self.found[b & 3] += 1
+            self.loc[b] = to
+        else:
+            self._move(b, where, to, n)
         self.sup[b] = d
         return b, where, to, n, old
 
@@ -178,6 +199,21 @@ class Table:
         return Move(_pile(where, b), dst, n)
 
     def _move(self, b: int, where: int, to: int, n: int) -> None:
+        if n == 1:  # b alone (a column's last card, when it comes from one)
+            if where < CELL0:
+                self.cols[where].pop()
+            elif where < AT_HOME:
+                self.cells[where - CELL0] = -1
+            else:
+                self.found[b & 3] -= 1
+            if to < CELL0:
+                self.cols[to].append(b)
+            elif to < AT_HOME:
+                self.cells[to - CELL0] = b
+            else:
+                self.found[b & 3] += 1
+            self.loc[b] = to
+            return
         if where < CELL0:
             col = self.cols[where]
             cards = col[-n:]
@@ -323,6 +359,7 @@ def _search(table: Table, target: bytes, cards: Sequence[int], limit: int, max_n
     """
     sup = table.sup
     h = sum(1 for c in cards if sup[c] != target[c])
+    goal = tuple(target)  # a tuple's items are read faster than bytes' (by the interpreter)
     if h > limit:
         return None, 0
     path: list[CardMove] = []
@@ -346,8 +383,9 @@ def _search(table: Table, target: bytes, cards: Sequence[int], limit: int, max_n
             raise _Budget
         loc = table.loc
         found = table.found
+        fits = table.fits
         for c in cards:
-            t = target[c]
+            t = goal[c]
             if sup[c] == t:
                 continue
             if t < TO_EMPTY:  # onto a card: only if it is a column's last card
@@ -356,6 +394,11 @@ def _search(table: Table, target: bytes, cards: Sequence[int], limit: int, max_n
                     continue
             elif t == TO_HOME and found[c & 3] != c >> 2:
                 continue
+            at = loc[c]
+            if at < CELL0:  # refuse at once what play would: a buried card home or to a
+                col = cols[at]  # cell, or one under a card that does not build on it
+                if col[-1] != c and (t >= TO_CELL or not fits[col[col.index(c) + 1]][c]):
+                    continue
             rec = play(c, t)
             if rec is not None:
                 path.append((c, t))
@@ -367,32 +410,25 @@ def _search(table: Table, target: bytes, cards: Sequence[int], limit: int, max_n
         if g + 1 + h > limit:
             return False
         # the cards that can move: each column's last run, the free cells' cards
-        fits = table.fits
-        tops = []
-        free: dict[int, bool] = {}  # card -> alone (a column's last card, or in a cell)
-        for col in cols:
-            if col:
-                k = len(col) - 1
-                top = col[k]
-                tops.append(top)
-                free[top] = True
-                while k > 0 and fits[col[k]][col[k - 1]]:
-                    k -= 1
-                    free[col[k]] = False
-        for x in table.cells:
-            if x >= 0:
-                free[x] = True
+        tops = [col[-1] for col in cols if col]
         room = -1 in table.cells
         empty = [] in cols
         for c in cards:
-            alone = free.get(c)
-            if alone is None:
-                continue
             s = sup[c]
-            t = target[c]
+            t = goal[c]
             cost = 0 if s != t else 1
             if g + 1 + h + cost > limit:
                 continue
+            at = loc[c]
+            if at >= AT_HOME:
+                continue
+            alone = at >= CELL0  # in a cell; else a column's last card, or in its last run
+            if not alone:
+                col = cols[at]
+                if col[-1] == c:
+                    alone = True
+                elif not _in_run(col, c, fits):
+                    continue
             row = fits[c]
             dests = [x for x in tops if row[x]]
             if empty and s != TO_EMPTY:
@@ -418,6 +454,12 @@ def _search(table: Table, target: bytes, cards: Sequence[int], limit: int, max_n
         found = False
     _back(table, recs)
     return (path if found else None), nodes
+
+
+def _in_run(col: list[int], c: int, fits: list[list[bool]]) -> bool:
+    """Whether every card lying on ``c`` in ``col`` builds on the one below it."""
+    p = col.index(c)
+    return all(fits[col[i]][col[i - 1]] for i in range(p + 1, len(col)))
 
 
 def _tail_supports(table: Table, cms: Sequence[CardMove]) -> list[bytes]:

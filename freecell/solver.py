@@ -47,15 +47,15 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any, Final
 
 from .engine import apply_move, check_move, legal_moves
 from .known import KnownPath as KnownPath
-from .known import state_key
-from .piles import CELL, COLUMN, FOUNDATION, HOME, Move, Pile, cell, column, foundation
+from .packed import COST_BITS, COST_MASK, SEP, WON, Child, Cols, MoveGen, RawMove, key, pack, unpack
+from .piles import COLUMN, FOUNDATION, HOME, Move, Pile, cell, column, foundation
 from .position import Position
-from .rules import FREECELL, Build, EmptyColumn, Rules
+from .rules import FREECELL, Rules
 from .shorten import PASS_NODES, shorten
 
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
@@ -104,12 +104,12 @@ SHORTEN_PER_MOVE = 400
 # quick_hint's search: small enough for a few milliseconds in the page's Python
 QUICK_NODES = 40
 QUICK_STATES = 5_000
-
-# A move inside the search: (src kind, src index, dst kind, dst index, count)
-RawMove = tuple[int, int, int, int, int]
-Cols = tuple[tuple[int, ...], ...]
-Cells = tuple[int, ...]  # -1 for an empty free cell
-Found = tuple[int, int, int, int]
+# An entry of a heap: the priority and the state's number (its place in Solver._nodes),
+# packed in one int as priority * 4 << INDEX_BITS + number (an int compares faster than a
+# tuple, and takes less memory), or as a tuple when the weights are not multiples of 1/2
+Entry = int | tuple[float, int]
+INDEX_BITS = 40
+INDEX = (1 << INDEX_BITS) - 1
 
 
 @dataclass
@@ -129,35 +129,14 @@ class Result:
         }
 
 
-def _red(card: int) -> bool:
-    s = card & 3
-    return s == 1 or s == 2
-
-
-_FITS: dict[Build, tuple[list[tuple[int, ...]], list[frozenset[int]]]] = {}
-
-
-def _fits_table(rules: Rules) -> tuple[list[tuple[int, ...]], list[frozenset[int]]]:
-    """For each card, the cards that may lie on it, as tuples and as sets (made once a build rule)."""
-    tables = _FITS.get(rules.build)
-    if tables is None:
-        fits = [tuple(c for c in range(52) if rules.builds_on(c, base)) for base in range(52)]
-        tables = _FITS[rules.build] = (fits, [frozenset(f) for f in fits])
-    return tables
-
-
-class _Node:
-    __slots__ = ("cells", "cols", "done", "found", "g", "moves", "parent")
-
-    def __init__(self, cols: Cols, cells: Cells, found: Found, parent: _Node | None,
-                 moves: tuple[RawMove, ...], g: int) -> None:
-        self.cols = cols
-        self.cells = cells
-        self.found = found
-        self.parent = parent
-        self.moves = moves
-        self.g = g
-        self.done = False
+# A state of the search: packed (:mod:`freecell.packed`), with the way to it: a plain tuple
+# (columns, free cells, foundations, parent state or None, the moves from the parent, moves
+# from the start), made in one step (a class's __init__ is a call, and the search makes a
+# node for each new state).  Whether it was expanded is kept by its number (Solver._done).
+_Node = tuple[Cols, bytes, bytes, Any, tuple[RawMove, ...], int]
+PARENT: Final = 3
+MOVES: Final = 4
+G: Final = 5
 
 
 class Solver:
@@ -179,9 +158,10 @@ class Solver:
         self.nodes = 0
         self.seconds = 0.0
         self.result: Result | None = None
-        self._counter = 0
         self._seen: set[bytes] = set()
-        self._heaps: list[list[tuple[float, int, _Node]]] = [[] for _ in orders]
+        self._nodes: list[_Node] = []  # every state in the heaps, by its number
+        self._done = bytearray()  # by number: 1 once expanded
+        self._heaps: list[list[Entry]] = [[] for _ in orders]
         self.deep_after = None if depth_first else deep_after
         self.depth_first = depth_first
         if depth_first:
@@ -196,21 +176,23 @@ class Solver:
         self._turn = 0
         self._run_start = time.perf_counter()
         self._best: tuple[float, _Node] | None = None
-        self._alt = rules.build is Build.ALTERNATE
-        self._suit = rules.build is Build.SUIT
-        self._any_empty = rules.empty_column is EmptyColumn.ANY
-        self._runs: dict[tuple[int, ...], int] = {}
-        self._disorder: dict[tuple[int, ...], int] = {}
-        self._fits, self._fit_sets = _fits_table(rules)
+        self._gen = MoveGen(rules)
+        # each heap with its order's weights: (heap, of the estimate, of the buried cards, of the space)
+        weights = [depth_first] if depth_first else [(*o[:2], o[2] if len(o) > 2 else 0.0) for o in orders]
+        # with every weight a multiple of 1/2, a priority is a multiple of 1/4, computed
+        # exactly in floats: the heaps then hold it as an int (see Entry)
+        self._exact = all(float(2 * w).is_integer() and abs(w) < 2 ** 20 for o in weights for w in o)
+        self._weights = [(heap, *((int(2 * w) for w in o) if self._exact else o))
+                         for heap, o in zip(self._heaps, weights, strict=True)]
+        if self._exact and not depth_first:  # (see _push_all)
+            self._weights = [(heap, w << INDEX_BITS, d, sp) for heap, w, d, sp in self._weights]
         self.known = known
         self._hit: tuple[_Node, int] | None = None  # a state of the search along the known path
         self._repaired: list[Move] | None = None  # the known path's rest, played from here
         self._lookahead = known is not None  # the root's children and grandchildren first
-        cells = tuple(-1 if c is None else c for c in position.cells)
-        root = _Node(position.columns, cells, position.foundations, None, (), 0)
-        root = self._auto(root)
-        self._root = root
-        self._push(root)
+        start = self._gen.auto(*pack(position), ())
+        self._root: _Node = (*start[:3], None, start[3], len(start[3]))
+        self._push_all(None, [start])
 
     @property
     def size(self) -> int:
@@ -224,236 +206,92 @@ class Solver:
         for other in self._side:
             other.known = known
 
-    # --- rules, fast ----------------------------------------------------
-    def _builds(self, card: int, base: int) -> bool:
-        if (base >> 2) != (card >> 2) + 1:
-            return False
-        if self._alt:
-            return _red(card) != _red(base)
-        if self._suit:
-            return (card & 3) == (base & 3)
-        return True
-
-    def _run(self, col: tuple[int, ...]) -> int:
-        n = len(col)
-        k = 1
-        while k < n and self._builds(col[n - k], col[n - k - 1]):
-            k += 1
-        return k if n else 0
-
-    def _safe(self, card: int, found: Found) -> bool:
-        r = (card >> 2) + 1
-        if r <= 2:
-            return True
-        if self.rules.foundation_return:
-            return False
-        if self._suit:
-            return True
-        s = card & 3
-        if self._alt:
-            red = s == 1 or s == 2
-            return all(found[t] >= r - 1 for t in range(4) if (t == 1 or t == 2) != red)
-        return all(found[t] >= r - 1 for t in range(4) if t != s)
-
     # --- states -------------------------------------------------------------
-    @staticmethod
-    def _key(n: _Node) -> bytes:
-        """The canonical state, packed: about 100 bytes, against 250 as tuples.
+    def _push_all(self, parent: _Node | None, children: list[Child]) -> None:
+        """Add the new states among ``children`` (of ``parent``) to the table and the heaps.
 
-        Columns in sorted order with a separator (no card is 255), then the
-        free cells sorted (an empty one is 255), then the four foundations.
+        The search's hot loop.  Each child's canonical key
+        (:func:`freecell.known.state_key`, built here from the packed
+        columns) is looked up in the known path, then in the table; a new
+        state gets its estimate of the work left: twice the cards not home,
+        plus the cards lying on lower cards and the free cells in use
+        (``base``); and apart, the cards lying on top of the next cards for
+        the foundations (``depth``), found in the key's columns.
         """
-        return state_key(n.cols, n.cells, n.found)
-
-    def _auto_child(self, n: _Node) -> _Node:
-        """:meth:`_auto` for a child of a state that had no safe auto-move left.
-
-        A move that leaves the foundations as they were can only make one new
-        card playable: the one it uncovers in its source column.  Any other
-        card on top (the moved ones included) was on top in the parent too.
-        """
-        m = n.moves[0]
-        if m[0] == COLUMN and m[2] != FOUNDATION:
-            col = n.cols[m[1]]
-            if not col:
-                return n
-            c = col[-1]
-            if n.found[c & 3] != c >> 2 or not self._safe(c, n.found):
-                return n
-        elif m[0] == CELL and m[2] != FOUNDATION:
-            return n
-        return self._auto(n)
-
-    def _auto(self, n: _Node) -> _Node:
-        """Play every safe auto-move (each an explicit move of the solution)."""
-        cols, cells, found = n.cols, n.cells, n.found
-        moves: list[RawMove] = []
-        changed = True
-        while changed:
-            changed = False
-            for i, c in enumerate(cells):
-                if c >= 0 and found[c & 3] == c >> 2 and self._safe(c, found):
-                    cells = cells[:i] + (-1,) + cells[i + 1:]
-                    found = _inc(found, c & 3)
-                    moves.append((CELL, i, FOUNDATION, -1, 1))
-                    changed = True
-            for i, col in enumerate(cols):
-                if col:
-                    c = col[-1]
-                    if found[c & 3] == c >> 2 and self._safe(c, found):
-                        cols = cols[:i] + (col[:-1],) + cols[i + 1:]
-                        found = _inc(found, c & 3)
-                        moves.append((COLUMN, i, FOUNDATION, -1, 1))
-                        changed = True
-        if not moves:
-            return n
-        return _Node(cols, cells, found, n.parent, n.moves + tuple(moves), n.g + len(moves))
-
-    def _estimate(self, n: _Node) -> tuple[float, float]:
-        """Work left: cards not home, cards lying on lower cards and cells in use;
-        and apart, the cards lying on top of the next cards for the foundations."""
-        found = n.found
-        cols = n.cols
-        h = 2.0 * (52 - found[0] - found[1] - found[2] - found[3])
-        depth = 0
-        disorder = self._disorder
-        for col in cols:
-            d = disorder.get(col)
-            if d is None:
-                d = disorder[col] = _disorder(col)
-            h += d
-        for s in range(4):
-            r = found[s]
-            if r < 13:
-                card = r * 4 + s
-                for col in cols:
-                    if card in col:
-                        depth += len(col) - 1 - col.index(card)
-                        break
-        for c in n.cells:
-            if c >= 0:
-                h += 1
-        return h, depth
-
-    def _push(self, n: _Node) -> None:
-        key = self._key(n)
-        if self.known is not None and self._hit is None:
-            k = self.known.find(key)
-            if k is not None:
-                self._hit = (n, k)
-        if key in self._seen:
-            return
-        self._seen.add(key)
-        base, depth = self._estimate(n)
-        self._counter += 1
-        space = 0
-        if self._needs_space:
-            space = n.cells.count(-1) + 2 * sum(1 for c in n.cols if not c)
-        df = self.depth_first
-        if df:
-            prio = df[0] * base + df[1] * depth - df[2] * space - 1000.0 * n.g
-            heapq.heappush(self._heaps[0], (prio, self._counter, n))
-        else:
-            for heap, order in zip(self._heaps, self.orders, strict=True):
-                h_o = base + order[1] * depth - (order[2] * space if len(order) > 2 else 0)
-                heapq.heappush(heap, (n.g + order[0] * h_o, self._counter, n))
-        h = base + self.orders[0][1] * depth
-        if n.parent is not None and (self._best is None or h < self._best[0]):
-            self._best = (h, n)
-
-    def _children(self, n: _Node) -> Iterator[_Node]:
-        cols, cells, found = n.cols, n.cells, n.found
-        g = n.g + 1
-        empty_cell = cells.index(-1) if -1 in cells else -1
-        free = cells.count(-1)
-        empties = [i for i, c in enumerate(cols) if not c]
-        first_empty = empties[0] if empties else -1
-        ne = len(empties) if self._any_empty else 0
-        cap = (free + 1) << ne
-        cap_empty = (free + 1) << max(ne - 1, 0)
-        king_only = not self._any_empty
-        # to the foundations
-        for i, c in enumerate(cells):
-            if c >= 0 and found[c & 3] == c >> 2:
-                yield _Node(cols, cells[:i] + (-1,) + cells[i + 1:], _inc(found, c & 3), n,
-                            ((CELL, i, FOUNDATION, -1, 1),), g)
-        for i, col in enumerate(cols):
-            if col:
-                c = col[-1]
-                if found[c & 3] == c >> 2:
-                    yield _Node(cols[:i] + (col[:-1],) + cols[i + 1:], cells, _inc(found, c & 3), n,
-                                ((COLUMN, i, FOUNDATION, -1, 1),), g)
-        # column to column: for each target, the (at most two) cards that fit on it
-        runs = self._runs
-        where: dict[int, tuple[int, int]] = {}  # card in a run -> (column, cards from it down)
-        for si, col in enumerate(cols):
-            if col:
-                run = runs.get(col)
-                if run is None:
-                    run = runs[col] = self._run(col)
-                size = len(col)
-                for j in range(size - run, size):
-                    where[col[j]] = (si, size - j)
-        fits = self._fits
-        fit_sets = self._fit_sets
-        for di, target in enumerate(cols):
-            if target:
-                for c in fits[target[-1]]:
-                    got = where.get(c)
-                    if got is not None and got[1] <= cap and got[0] != di:
-                        si, k = got
-                        col = cols[si]
-                        new_cols = list(cols)
-                        new_cols[si] = col[:-k]
-                        new_cols[di] = target + col[-k:]
-                        yield _Node(tuple(new_cols), cells, found, n, ((COLUMN, si, COLUMN, di, k),), g)
-        if first_empty >= 0:
-            di = first_empty
-            for si, col in enumerate(cols):
-                if not col:
-                    continue
-                top = min(runs[col], cap_empty)
-                for k in ((top, 1) if top > 1 else (1,)):
-                    if k == len(col) or (king_only and (col[-k] >> 2) != 12):
-                        continue
-                    new_cols = list(cols)
-                    new_cols[si] = col[:-k]
-                    new_cols[di] = col[-k:]
-                    yield _Node(tuple(new_cols), cells, found, n, ((COLUMN, si, COLUMN, di, k),), g)
-        # cell to column
-        for i, c in enumerate(cells):
-            if c < 0:
+        seen = self._seen
+        known = self.known
+        gen = self._gen
+        column_costs = gen.column_costs
+        free_cells = self.rules.free_cells
+        g0 = 0 if parent is None else parent[G]
+        nodes = self._nodes
+        done = self._done
+        room = len(done)
+        number = len(nodes) - 1  # the last state's
+        weights = self._weights
+        exact = self._exact
+        df = self.depth_first is not None
+        needs_space = self._needs_space
+        w0 = self.orders[0][1]
+        best = self._best
+        push = heapq.heappush
+        cell_info = gen.cell_info
+        home = gen.home
+        cells_now = found_now = cell_key = tail = b""
+        empty_cells = not_home = fixed = 0
+        cost = column_costs(b"\0\0\0\0").__getitem__
+        for cols, cells, found, moves in children:
+            if cells is not cells_now or found is not found_now:  # many children share them
+                if found is not found_now:
+                    found_now = found
+                    not_home = home[found][0]
+                    cost = column_costs(found).__getitem__
+                if cells is not cells_now:
+                    cells_now = cells
+                    cell_key, empty_cells = cell_info[cells]
+                tail = cell_key + found
+                fixed = not_home + free_cells - empty_cells
+            key = SEP.join(sorted(cols)) + tail
+            n = None
+            if known is not None and self._hit is None:
+                k = known.find(key)
+                if k is not None:
+                    n = (cols, cells, found, parent, moves, g0 + len(moves))
+                    self._hit = (n, k)
+            if key in seen:
                 continue
-            for di, target in enumerate(cols):
-                if (target and c in fit_sets[target[-1]]) or (
-                    not target and di == first_empty and not (king_only and c >> 2 != 12)
-                ):
-                    placed = cols[:di] + (target + (c,),) + cols[di + 1:]
-                    yield _Node(placed, cells[:i] + (-1,) + cells[i + 1:], found, n,
-                                ((CELL, i, COLUMN, di, 1),), g)
-        # back from the foundations, when the rules allow it
-        if self.rules.foundation_return:
-            for s in range(4):
-                if found[s] == 0:
-                    continue
-                c = (found[s] - 1) * 4 + s
-                less = _dec(found, s)
-                if empty_cell >= 0:
-                    yield _Node(cols, cells[:empty_cell] + (c,) + cells[empty_cell + 1:], less, n,
-                                ((FOUNDATION, s, CELL, empty_cell, 1),), g)
-                for di, target in enumerate(cols):
-                    if (target and c in fit_sets[target[-1]]) or (
-                        not target and di == first_empty and not (king_only and c >> 2 != 12)
-                    ):
-                        yield _Node(cols[:di] + (target + (c,),) + cols[di + 1:], cells, less, n,
-                                    ((FOUNDATION, s, COLUMN, di, 1),), g)
-        # column to cell
-        if empty_cell >= 0:
-            for si, col in enumerate(cols):
-                if col:
-                    new_cells = cells[:empty_cell] + (col[-1],) + cells[empty_cell + 1:]
-                    yield _Node(cols[:si] + (col[:-1],) + cols[si + 1:], new_cells, found, n,
-                                ((COLUMN, si, CELL, empty_cell, 1),), g)
+            seen.add(key)
+            g = g0 + len(moves)
+            if n is None:
+                n = (cols, cells, found, parent, moves, g)
+            costs = sum(map(cost, cols))  # three sums in one (see ColumnCosts)
+            base = fixed + (costs & COST_MASK)
+            depth = (costs >> COST_BITS) & COST_MASK
+            space = empty_cells + 2 * (costs >> 2 * COST_BITS) if needs_space else 0
+            number += 1
+            nodes.append(n)
+            if number == room:  # the expanded flags grow ahead of the states
+                done.extend(bytes(room + 64))
+                room = len(done)
+            if exact:
+                if df:  # deepest first: (A base + B depth - C space - 1000 g) * 2
+                    for heap, a, b, c in weights:
+                        push(heap, ((a * base + b * depth - c * space - 2000 * g) << INDEX_BITS) + number)
+                else:  # (g + w (base + d depth - s space)) * 4, w shifted already
+                    at = (4 * g << INDEX_BITS) + number
+                    base2 = 2 * base
+                    for heap, w, d, sp in weights:
+                        push(heap, at + w * (base2 + d * depth - sp * space))
+            elif df:
+                for heap, a, b, c in weights:
+                    push(heap, (a * base + b * depth - c * space - 1000.0 * g, number))
+            else:
+                for heap, w, d, sp in weights:
+                    push(heap, (g + w * (base + d * depth - sp * space), number))
+            h = base + w0 * depth
+            if parent is not None and (best is None or h < best[0]):
+                best = (h, n)
+        self._best = best
 
     # --- running --------------------------------------------------------------
     def run(self, max_nodes: int | None = None, seconds: float | None = None) -> Result | None:
@@ -464,6 +302,10 @@ class Solver:
         deadline = None if seconds is None else start + seconds
         done = 0
         heaps = self._heaps
+        nodes = self._nodes
+        expanded = self._done
+        exact = self._exact
+        heappop = heapq.heappop
         try:
             if self._lookahead:
                 self._lookahead = False
@@ -521,26 +363,38 @@ class Solver:
                         other._lookahead = False  # done once, here
                         side.append(other)
                 # the orders take turns over one shared frontier: each state is
-                # expanded once, whichever order reaches it first
-                self._turn = (self._turn + 1) % len(heaps)
-                heap = heaps[self._turn]
-                if not heap:
+                # expanded once, whichever order reaches it first.  A pop of a
+                # state expanded already, or of an empty heap, is a turn too; it
+                # leaves the checks above as they were unless a slice ended or
+                # the clock is due, so the next turn follows at once.
+                again = (deadline is None or done & 63) and not (side and self._slice_left <= 0)
+                node = None
+                turn = self._turn
+                while True:
+                    turn = (turn + 1) % len(heaps)
+                    heap = heaps[turn]
+                    if heap:
+                        entry = heappop(heap)
+                        number = entry & INDEX if exact else entry[1]  # type: ignore[index,operator]
+                        if not expanded[number]:
+                            node = nodes[number]
+                            break
+                    elif not any(heaps):
+                        break
+                    if not again:
+                        break
+                self._turn = turn
+                if node is None:
                     continue
-                _, _, node = heapq.heappop(heap)
-                if node.done:
-                    continue
-                node.done = True
+                expanded[number] = 1
                 done += 1
                 self.nodes += 1
                 self._own += 1
                 self._slice_left -= 1
-                if sum(node.found) == 52:
+                if node[2] == WON:
                     self.result = self._finish(SOLVED, node)
                     return self.result
-                auto = self._auto_child
-                push = self._push
-                for child in self._children(node):
-                    push(auto(child))
+                self._push_all(node, self._gen.children(node[0], node[1], node[2]))
                 if self._hit is not None:
                     self.result = self._finish_known(*self._hit)
                     return self.result
@@ -571,22 +425,24 @@ class Solver:
         def on_path(node: _Node) -> bool:
             """Whether ``node`` is on the known solution; the shortest way found is kept."""
             nonlocal best
-            k = known.find(self._key(node))
+            k = known.find(key(*node[:3]))
             if k is None:
                 return False
-            total = node.g + len(known.moves) - k
+            total = node[G] + len(known.moves) - k
             if best is None or total < best[0]:
                 best = (total, node, k)
             return True
 
         expanded = 1
-        for child in self._children(self._root):
-            child = self._auto_child(child)
+        root = self._root
+        children = self._gen.children
+        for cols, cells, found, moves in children(*root[:3]):
+            child: _Node = (cols, cells, found, root, moves, root[G] + len(moves))
             if on_path(child):
                 continue
             expanded += 1
-            for grand in self._children(child):
-                on_path(self._auto_child(grand))
+            for grand in children(cols, cells, found):
+                on_path((*grand[:3], child, grand[3], child[G] + len(grand[3])))
         self.nodes += expanded
         if best is not None:
             self._hit = (best[1], best[2])
@@ -599,7 +455,7 @@ class Solver:
         known = self.known
         if known is None:
             raise AssertionError("a hit without a known path")
-        here = Position(node.cols, tuple(None if c < 0 else c for c in node.cells), node.found)
+        here = unpack(*node[:3])
         return self._finish(SOLVED, None, self._path(node) + known.rest(k, here))
 
     def _finish(self, verdict: str, node: _Node | None, moves: list[Move] | None = None) -> Result:
@@ -612,12 +468,13 @@ class Solver:
             moves = shorten(self.position, self.rules, moves, PASS_NODES + extra)
             replay(self.position, self.rules, moves)
         self._heaps = [[] for _ in self.orders]
+        self._nodes = []
+        self._done = bytearray()
         self._side = []
         seen = len(self._seen)
         self._seen = set()
         spent = self.seconds + time.perf_counter() - self._run_start
-        self._runs = {}
-        self._disorder = {}
+        self._gen.clear()
         return Result(verdict, moves, self.nodes, spent, seen)
 
     def _adopt(self, sub: Result) -> Result:
@@ -629,8 +486,8 @@ class Solver:
         chunks: list[tuple[RawMove, ...]] = []
         n: _Node | None = node
         while n is not None:
-            chunks.append(n.moves)
-            n = n.parent
+            chunks.append(n[MOVES])
+            n = n[PARENT]
         raw = [m for chunk in reversed(chunks) for m in chunk]
         return [_to_move(m) for m in raw]
 
@@ -646,35 +503,6 @@ class Solver:
             return None
         path = self._path(self._best[1])
         return path[0] if path else None
-
-
-def _disorder(col: tuple[int, ...]) -> int:
-    """Cards of a column that lie on a lower card (each must move before it)."""
-    lowest = 99
-    d = 0
-    for c in col:
-        r = c >> 2
-        if r > lowest:
-            d += 1
-        elif r < lowest:
-            lowest = r
-    return d
-
-
-def _dec(found: Found, s: int) -> Found:
-    f = list(found)
-    f[s] -= 1
-    return (f[0], f[1], f[2], f[3])
-
-
-def _inc(found: Found, s: int) -> Found:
-    if s == 0:
-        return (found[0] + 1, found[1], found[2], found[3])
-    if s == 1:
-        return (found[0], found[1] + 1, found[2], found[3])
-    if s == 2:
-        return (found[0], found[1], found[2] + 1, found[3])
-    return (found[0], found[1], found[2], found[3] + 1)
 
 
 def _pile(kind: int, index: int) -> Pile:
