@@ -1,12 +1,12 @@
 """Outside text and the address: what is shown of it, why it is refused, the game as a link.
 
-- freecell.ui.text: bidi controls and other control characters never reach
+- freecell.ui.address.sanitize: bidi controls and other control characters never reach
   a message; right-to-left text can be isolated.
-- freecell.ui.start.parse_query: each refusal names its cause; a long
+- freecell.ui.address.query.parse_query: each refusal names its cause; a long
   address that asks only for a good deal is not refused.
-- freecell.ui.link: a game as ``?deal=…&moves=…`` and back, through the
+- freecell.ui.address.link: a game as ``?deal=…&moves=…`` and back, through the
   engine; tampered links give a reason and the plain deal.
-- freecell.ui.notices: the "not saved" notice comes back after a dismissal,
+- freecell.ui.progress.save_failures: the "not saved" notice comes back after a dismissal,
   at most once a minute.
 """
 
@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 from freecell.game import Game
 from freecell.piles import Move
 from freecell.position import Position
-from freecell.ui.link import MAX_MOVES_CHARS, game_link, parse_link
-from freecell.ui.notices import FailureNotice
-from freecell.ui.start import MAX_FIELDS, REASONS, StartRequest, parse_embed, parse_query
-from freecell.ui.text import BIDI_CONTROLS, FSI, PDI, clean, isolate, shorten
+from freecell.ui.address.link import MAX_MOVES_CHARS, game_link, parse_link
+from freecell.ui.address.query import MAX_FIELDS, REASONS, StartRequest, parse_embed, parse_query
+from freecell.ui.address.sanitize import BIDI_CONTROLS, FSI, PDI, clean, isolate, shorten
+from freecell.ui.progress.save_failures import FailureNotice
 
 # --- outside text -------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Every unfinished game kept (freecell.ui.saves, .shelf, .records), in CPython.
+"""Every unfinished game kept (freecell.ui.progress.saved_games, .shelf, .records), in CPython.
 
 - The save format: incremental records replay to the same game (Hypothesis
   over random play, undo, redo, restart, reloads); a write torn at every
@@ -29,12 +29,12 @@ from hypothesis import strategies as st
 from freecell.game import Game
 from freecell.piles import Move
 from freecell.position import Position
-from freecell.ui import records, saves, shelf
-from freecell.ui.keyvalue import MemoryStorage
-from freecell.ui.records import CHUNK, PREFIX, parse_key, read_head
-from freecell.ui.saves import KEY_TAB, LIMIT, ChangeKind, Outcome, SaveStore
-from freecell.ui.start import parse_query
-from freecell.ui.store import KEY_GAME, KEY_STATS
+from freecell.ui.address.query import parse_query
+from freecell.ui.progress import save_entries, save_format, saved_games
+from freecell.ui.progress.keyvalue import MemoryStorage
+from freecell.ui.progress.save_format import CHUNK, PREFIX, parse_key, read_head
+from freecell.ui.progress.saved_games import KEY_TAB, LIMIT, ChangeKind, Outcome, SaveStore
+from freecell.ui.progress.settings import KEY_GAME, KEY_STATS
 
 
 def clock() -> float:
@@ -113,8 +113,9 @@ def loaded(local: MemoryStorage) -> tuple[str | None, bool]:
 @contextlib.contextmanager
 def small_chunks(size: int = 3, slack: int = 4) -> Iterator[None]:
     """Chunks of a few records and an early compaction, so short games cross every boundary."""
-    with mock.patch.object(records, "CHUNK", size), mock.patch.object(saves, "CHUNK", size), \
-            mock.patch.object(shelf, "CHUNK", size), mock.patch.object(saves, "COMPACT_SLACK", slack):
+    with mock.patch.object(save_format, "CHUNK", size), mock.patch.object(saved_games, "CHUNK", size), \
+            mock.patch.object(save_entries, "CHUNK", size), \
+            mock.patch.object(saved_games, "COMPACT_SLACK", slack):
         yield
 
 
@@ -224,7 +225,7 @@ def test_a_long_session_of_undo_and_redo_is_compacted_as_it_is_saved() -> None:
     game = Game(617, clock=clock)
     store.start(game)
     play(store, game, 3, 1.0)
-    with mock.patch.object(saves, "COMPACT_AT", 20):
+    with mock.patch.object(saved_games, "COMPACT_AT", 20):
         for i in range(50):
             game.undo() if i % 2 == 0 else game.redo()
             assert store.save(game, 10.0 + i).ok
@@ -581,7 +582,7 @@ def test_a_head_that_cannot_be_read_starts_its_deal_over() -> None:
     got = store.resume("x1", clock)
     assert got is not None and got.damaged and got.game is not None and got.game.deal == 617
     assert got.game.variant is not None and got.game.variant.id == "bakers"
-    assert store.resume("x2", clock) == saves.Restored(None, damaged=True)  # a board cannot start over
+    assert store.resume("x2", clock) == saved_games.Restored(None, damaged=True)  # a board cannot start over
     assert store.resume("nothing", clock) is None
     assert not any(k.startswith(PREFIX + "freecell.board") for k in local.data)
 
@@ -625,7 +626,7 @@ def test_the_single_game_of_older_pages_is_moved_into_the_list() -> None:
     assert KEY_GAME not in local.data
     got = store.restore(None, clock)
     assert got.resumed and got.game is not None and got.game.to_json() == old.to_json()
-    assert store.game_id == saves.LEGACY_ID
+    assert store.game_id == saved_games.LEGACY_ID
     assert got.game.redo() is not None  # the turn undone can be redone
 
 
@@ -643,8 +644,9 @@ def test_an_older_damaged_game_keeps_its_legal_prefix() -> None:
 # --- the new modules' examples ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["freecell.ui.text", "freecell.ui.keyvalue", "freecell.ui.records",
-                                  "freecell.ui.link", "freecell.ui.notices", "freecell.ui.saves"])
+@pytest.mark.parametrize("name", ["freecell.ui.address.sanitize", "freecell.ui.progress.keyvalue",
+                                  "freecell.ui.progress.save_format", "freecell.ui.address.link",
+                                  "freecell.ui.progress.save_failures", "freecell.ui.progress.saved_games"])
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0

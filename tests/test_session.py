@@ -1,4 +1,4 @@
-"""The headless page (:mod:`freecell.ui.session`): every intent and the Change it returns, in CPython.
+"""The headless page (:mod:`freecell.ui.session.session`): every intent and the Change it returns, in CPython.
 
 These tests hold the page's logic (what a tap, an undo, a hint, a solver
 reply, a setting does); the browser tests only check that the DOM follows.
@@ -18,16 +18,16 @@ from freecell.piles import CELL, FOUNDATION, Move, Pile, column
 from freecell.position import Position
 from freecell.rules import Reason, Refusal
 from freecell.solver import Solver
-from freecell.ui import analysis as an
-from freecell.ui import change as ch
-from freecell.ui import speech
-from freecell.ui.i18n import Catalogue
-from freecell.ui.keyvalue import MemoryStorage
-from freecell.ui.progress import Progress
-from freecell.ui.screen import first_fit, hint_text, status_items, status_plans
-from freecell.ui.session import Boot, Session
-from freecell.ui.start import parse_query
-from freecell.ui.store import Settings
+from freecell.ui.address.query import parse_query
+from freecell.ui.analysis import analysis as an
+from freecell.ui.progress.keyvalue import MemoryStorage
+from freecell.ui.progress.progress import Progress
+from freecell.ui.progress.settings import Settings
+from freecell.ui.session import change as ch
+from freecell.ui.session.session import Boot, Session
+from freecell.ui.text import speech
+from freecell.ui.text.catalogue import Catalogue
+from freecell.ui.text.screen import first_fit, hint_text, status_items, status_plans
 from freecell.variants import variant
 from tests.boards import board
 

@@ -11,8 +11,9 @@ from freecell.cards import parse_card
 from freecell.game import Game
 from freecell.piles import Move, cell, column, foundation
 from freecell.position import Position
-from freecell.ui.i18n import Catalogue
-from freecell.ui.speech import (
+from freecell.ui.table.table import Selection
+from freecell.ui.text.catalogue import Catalogue
+from freecell.ui.text.speech import (
     accessible_names,
     card_name,
     column_card_label,
@@ -23,7 +24,6 @@ from freecell.ui.speech import (
     selection_sentence,
     turn_sentence,
 )
-from freecell.ui.table import Selection
 from tests.browser.helpers import board_from_parts
 
 I18N = Path(__file__).resolve().parent.parent / "static" / "i18n"

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from freecell.rules import Build, Rules
-from freecell.ui import stats as stats_module
-from freecell.ui.stats import (
+from freecell.ui.progress import stats as stats_module
+from freecell.ui.progress.stats import (
     MAX_DEALS,
     MAX_OPEN,
     STATS_FORMAT,

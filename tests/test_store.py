@@ -1,9 +1,9 @@
 """What the page stores, and how it reads it back; the embedding allow-lists.
 
-Every loader of :mod:`freecell.ui.store` raises :class:`StoredDataError` and
+Every loader of :mod:`freecell.ui.progress.settings` raises :class:`StoredDataError` and
 nothing else, whatever it is given (Hypothesis feeds arbitrary JSON and
 near-valid records); :func:`restore` never raises.  The parsers of
-:mod:`freecell.ui.embed` and :func:`freecell.ui.start.parse_embed` accept
+:mod:`freecell.ui.address.embed` and :func:`freecell.ui.address.query.parse_embed` accept
 only the documented shapes.
 """
 
@@ -21,10 +21,9 @@ from freecell import safejson
 from freecell.game import Game
 from freecell.piles import Move
 from freecell.rules import Rules
-from freecell.ui.embed import COMMAND_SOURCE, Command, event, parse_command, parse_origin
-from freecell.ui.start import EmbedRequest, parse_embed, parse_query
-from freecell.ui.stats import Statistics, deal_key
-from freecell.ui.store import (
+from freecell.ui.address.embed import COMMAND_SOURCE, Command, event, parse_command, parse_origin
+from freecell.ui.address.query import EmbedRequest, parse_embed, parse_query
+from freecell.ui.progress.settings import (
     CHOICE_SETTINGS,
     FLAG_SETTINGS,
     KEY_GAME,
@@ -38,6 +37,7 @@ from freecell.ui.store import (
     load_stats,
     restore,
 )
+from freecell.ui.progress.stats import Statistics, deal_key
 
 # Moves of deal 617 (see tests/browser/test_page.py).
 MOVES_617 = ("58", "6a", "82x2")

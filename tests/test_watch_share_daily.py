@@ -1,6 +1,6 @@
 """Watch the solution, share a game, the deal of the day, par: the session's side, in CPython.
 
-- playback (:mod:`freecell.ui.playback`): a solution becomes the game's turns;
+- playback (:mod:`freecell.ui.analysis.playback`): a solution becomes the game's turns;
   watching plays them one turn at a time on a ticketed timer, pauses, steps
   both ways, changes speed, stops at any intent of the player (who plays on
   from there), and every step is undone like any turn; a watched game is
@@ -27,17 +27,17 @@ from freecell.piles import Move
 from freecell.position import Position
 from freecell.rules import FREECELL, Rules
 from freecell.solver import Solver
-from freecell.ui import analysis as an
-from freecell.ui import change as ch
-from freecell.ui import playback as pb
-from freecell.ui.daily import KEY_DAILY, DailyRecord, apply_win, daily_day, read_daily
-from freecell.ui.keyvalue import MemoryStorage
-from freecell.ui.link import game_link
-from freecell.ui.progress import Progress
-from freecell.ui.screen import daily_items, par_text, watch_text
-from freecell.ui.session import PAR_KNOWN, PAR_SEARCHING, Session, boot_for
-from freecell.ui.stats import read_tally
-from freecell.ui.store import KEY_STATS
+from freecell.ui.address.link import game_link
+from freecell.ui.analysis import analysis as an
+from freecell.ui.analysis import playback as pb
+from freecell.ui.progress.daily import KEY_DAILY, DailyRecord, apply_win, daily_day, read_daily
+from freecell.ui.progress.keyvalue import MemoryStorage
+from freecell.ui.progress.progress import Progress
+from freecell.ui.progress.settings import KEY_STATS
+from freecell.ui.progress.stats import read_tally
+from freecell.ui.session import change as ch
+from freecell.ui.session.session import PAR_KNOWN, PAR_SEARCHING, Session, boot_for
+from freecell.ui.text.screen import daily_items, par_text, watch_text
 from tests.test_session import Clock, Wall, asks, catalogue, run, solve
 
 DAY = date(2025, 3, 14)

@@ -2,7 +2,7 @@
 
 :class:`Page` puts the pieces together (the session, the table view, the
 chrome around it, the events, the solver worker, storage, the embedding
-host) and applies each :class:`~freecell.ui.change.Change` in one order:
+host) and applies each :class:`~freecell.ui.session.change.Change` in one order:
 
 1. a press in progress is cancelled if the game changed under it;
 2. the table is reshaped (another variant), restyled (a look setting) and
@@ -26,18 +26,18 @@ from js import Date, document, window
 from pyodide.ffi import create_proxy
 
 from ..position import Position
-from ..ui import change as ch
-from ..ui import screen
-from ..ui.analysis import Reply
-from ..ui.drawn import KEY_DRAWN, TABLE_CLASSES, drawn_record
-from ..ui.embed import Command
-from ..ui.keyvalue import MemoryStorage
-from ..ui.layout import LARGE_MIN_STRIP, MIN_STRIP, compute_layout
-from ..ui.link import without_moves
-from ..ui.progress import Progress
-from ..ui.session import Boot, Session, boot_for
-from ..ui.start import parse_embed
-from ..ui.store import KEY_SETTINGS, Settings, StoredDataError, load_settings
+from ..ui.address.embed import Command
+from ..ui.address.link import without_moves
+from ..ui.address.query import parse_embed
+from ..ui.analysis.analysis import Reply
+from ..ui.progress.keyvalue import MemoryStorage
+from ..ui.progress.progress import Progress
+from ..ui.progress.settings import KEY_SETTINGS, Settings, StoredDataError, load_settings
+from ..ui.progress.stored_table import KEY_DRAWN, TABLE_CLASSES, drawn_record
+from ..ui.session import change as ch
+from ..ui.session.session import Boot, Session, boot_for
+from ..ui.table.layout import LARGE_MIN_STRIP, MIN_STRIP, compute_layout
+from ..ui.text import screen
 from .access import Access
 from .chrome import Chrome
 from .dom import Bindings, js_object, q
@@ -230,7 +230,10 @@ class Page:
             self._task = asyncio.ensure_future(self._share(effect.query))
 
     def _keep_drawing(self) -> None:
-        """The table as drawn now, for static/early.js to draw at the next load (freecell/ui/drawn.py)."""
+        """The table as drawn now, for static/early.js to draw at the next load.
+
+        See :mod:`freecell.ui.progress.stored_table`.
+        """
         s = self.session
         layout = self.view.layout
         if layout is None:

@@ -2,14 +2,14 @@
 
 :meth:`Chrome.render` is called by the page after every change and writes
 only what differs from what is shown (``textContent`` and attributes, never
-markup).  The texts come from :mod:`freecell.ui.screen`.  Panels keep the
+markup).  The texts come from :mod:`freecell.ui.text.screen`.  Panels keep the
 focus where a keyboard player expects it (:class:`~.access.Access`): an
 opened panel takes it, a closed one gives it back.
 
 The status bar stays on one line: its texts are measured (a canvas's
 ``measureText`` in the bar's fonts, no layout) and the first of
-:func:`~freecell.ui.screen.status_plans` that fits is shown.  The hint bar
-and the notice float over the table where :func:`freecell.ui.overlay.place`
+:func:`~freecell.ui.text.screen.status_plans` that fits is shown.  The hint bar
+and the notice float over the table where :func:`freecell.ui.table.overlay.place`
 puts them, clear of the cards and piles the hint names (and, for the notice,
 of the free cells and foundations).
 """
@@ -20,13 +20,14 @@ from typing import Any
 
 from js import Date, document, window
 
-from ..ui import overlay, screen
-from ..ui import playback as pb
-from ..ui.change import Message
-from ..ui.i18n import Catalogue
-from ..ui.layout import Rect
-from ..ui.progress import game_key
-from ..ui.session import Session
+from ..ui.analysis import playback as pb
+from ..ui.progress.progress import game_key
+from ..ui.session.change import Message
+from ..ui.session.session import Session
+from ..ui.table import overlay
+from ..ui.table.layout import Rect
+from ..ui.text import screen
+from ..ui.text.catalogue import Catalogue
 from ..variants import VARIANTS
 from .access import Access
 from .dom import Bindings, js_or_none, q, qa, set_attr, set_hidden, set_text
@@ -36,7 +37,7 @@ MESSAGE_MS = 6000
 
 
 class Chrome:
-    """The page around the table, rendered from a :class:`~freecell.ui.session.Session`."""
+    """The page around the table, rendered from a :class:`~freecell.ui.session.session.Session`."""
 
     def __init__(self, view: TableView, access: Access, bindings: Bindings) -> None:
         self.view = view
@@ -186,7 +187,7 @@ class Chrome:
 
     def _place(self, name: str, el: Any, what: object, must: list[Rect],
                avoid: list[overlay.Weighted]) -> None:
-        """Put a floating bar where it covers nothing it must not (:func:`freecell.ui.overlay.place`)."""
+        """Put a floating bar where it covers nothing it must not (:func:`~.overlay.place`)."""
         key = (what, str(el.textContent))
         if self._placed.get(name) == key:
             return

@@ -5,8 +5,8 @@ and keys from the document; the settings panel, the page's visibility, its
 size and the clock are bound here too, all through one
 :class:`~.dom.Bindings`, so :meth:`Events.unbind` undoes every one of them,
 stops every timer and destroys every proxy.  Each handler asks the
-:class:`~freecell.ui.session.Session` and hands the returned
-:class:`~freecell.ui.change.Change` to ``apply`` (the page's one path to the
+:class:`~freecell.ui.session.session.Session` and hands the returned
+:class:`~freecell.ui.session.change.Change` to ``apply`` (the page's one path to the
 screen); nothing here decides a rule or edits a pile.
 
 A press on the table lives until the pointer comes up; a change of the game
@@ -29,13 +29,13 @@ from js import document, performance, window
 from pyodide.ffi import jsnull
 
 from ..piles import MoveError, Pile
-from ..ui import playback as pb
-from ..ui.change import Change, Message
-from ..ui.focus import KEYS, shortcut
-from ..ui.layout import Rect
-from ..ui.session import Session
-from ..ui.stats import ID_SHAPE
-from ..ui.table import Selection
+from ..ui.analysis import playback as pb
+from ..ui.progress.stats import ID_SHAPE
+from ..ui.session.change import Change, Message
+from ..ui.session.session import Session
+from ..ui.table.focus import KEYS, shortcut
+from ..ui.table.layout import Rect
+from ..ui.table.table import Selection
 from .access import ACTIVATE_KEYS, Access
 from .chrome import Chrome
 from .dom import Bindings, closest, q

@@ -8,7 +8,7 @@ or ``False``) and calls ``on_failure`` with what went wrong: the page then
 keeps the game in memory and says once that progress is not saved.
 
 Only text goes in and out; what it means is checked by
-:mod:`freecell.ui.store`.
+:mod:`freecell.ui.progress.settings`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ WRITE_FAILED = "write"  # a write failed (full, or refused since)
 
 
 class SafeStorage:
-    """``localStorage`` (or ``sessionStorage``: ``which``) as a :class:`freecell.ui.keyvalue.KeyValue`."""
+    """``localStorage`` (or ``sessionStorage``) as a :class:`~freecell.ui.progress.keyvalue.KeyValue`."""
 
     def __init__(self, on_failure: Callable[[str], None] = lambda _what: None,
                  which: str = "localStorage") -> None:

@@ -1,7 +1,7 @@
 """Saved game, statistics and settings in real Chromium.
 
 Written against the page's hooks: the three localStorage entries of
-``freecell/ui/store.py`` (``freecell.game``, ``freecell.stats``,
+``freecell/ui/progress/settings.py`` (``freecell.game``, ``freecell.stats``,
 ``freecell.settings``); the notice ``[data-role=notice]`` with
 ``data-notice="storage"`` (progress not saved) or ``"damaged"`` (stored data
 reset); the statistics panel ``[data-panel=stats]`` opened by
@@ -27,8 +27,8 @@ from playwright.sync_api import expect
 
 from freecell.game import Game
 from freecell.piles import Move
-from freecell.ui.stats import Statistics, deal_key, read_tally
-from freecell.ui.store import KEY_GAME, KEY_SETTINGS, KEY_STATS
+from freecell.ui.progress.settings import KEY_GAME, KEY_SETTINGS, KEY_STATS
+from freecell.ui.progress.stats import Statistics, deal_key, read_tally
 
 from .helpers import (
     STEP_TIMEOUT,

@@ -5,8 +5,8 @@ Written against the page's hooks:
 * the panel ``[data-panel=settings]``, its tabs ``[role=tab][data-tab=game|play|look]``
   and their ``[role=tabpanel][data-tab-panel=...]``;
 * its controls by ``data-field`` (the names they are stored under in
-  ``freecell.settings``, :data:`freecell.ui.store.FLAG_SETTINGS` and
-  :data:`~freecell.ui.store.CHOICE_SETTINGS`): check boxes ``auto-move``,
+  ``freecell.settings``, :data:`freecell.ui.progress.settings.FLAG_SETTINGS` and
+  :data:`~freecell.ui.progress.settings.CHOICE_SETTINGS`): check boxes ``auto-move``,
   ``score``, ``foundation-return``, ``winnability``, ``four-colour``,
   ``large-cards``, ``left-handed``; lists ``variant``, ``deal-source``,
   ``tap``, ``speed``, ``theme``, ``language``;
@@ -36,9 +36,9 @@ from freecell.cards import card_text, parse_card
 from freecell.game import Game
 from freecell.piles import CELL_NAMES, COLUMN_NAMES, Move, column, foundation
 from freecell.position import Position
-from freecell.ui.i18n import LANGUAGES
-from freecell.ui.store import CHOICE_SETTINGS, FLAG_SETTINGS, KEY_SETTINGS
-from freecell.ui.table import TableState
+from freecell.ui.progress.settings import CHOICE_SETTINGS, FLAG_SETTINGS, KEY_SETTINGS
+from freecell.ui.table.table import TableState
+from freecell.ui.text.catalogue import LANGUAGES
 from freecell.variants import VARIANTS
 from freecell.worker import Service
 
