@@ -23,7 +23,7 @@ from freecell.piles import Move
 from freecell.position import Position
 from freecell.ui.address.link import MAX_MOVES_CHARS, game_link, parse_link
 from freecell.ui.address.query import MAX_FIELDS, REASONS, StartRequest, parse_embed, parse_query
-from freecell.ui.address.sanitize import BIDI_CONTROLS, FSI, PDI, clean, isolate, shorten
+from freecell.ui.address.sanitize import BIDI_CONTROLS, FSI, PDI, clean, clip, isolate
 from freecell.ui.progress.save_failures import FailureNotice
 
 # --- outside text -------------------------------------------------------------------------------
@@ -42,8 +42,8 @@ def test_bidi_controls_are_stripped() -> None:
 
 
 def test_shorten_and_isolate() -> None:
-    assert shorten("\u202e" + "9" * 30) == "9" * 24 + "…"
-    assert shorten("abc") == "abc"
+    assert clip("\u202e" + "9" * 30) == "9" * 24 + "…"
+    assert clip("abc") == "abc"
     assert isolate("\u202eabc") == FSI + "abc" + PDI
     assert isolate("x" * 40, limit=None) == FSI + "x" * 40 + PDI
 
@@ -53,7 +53,7 @@ def test_shorten_and_isolate() -> None:
 def test_nothing_that_changes_a_line_gets_through(text: str) -> None:
     out = clean(text)
     assert not any(ch in BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in out)
-    assert len(shorten(text)) <= 25
+    assert len(clip(text)) <= 25
 
 
 def test_a_refused_deal_echoes_only_clean_text() -> None:

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from freecell.rules import Reason
-from freecell.ui.text.catalogue import DEFAULT_LANGUAGE, LANGUAGES
+from freecell.ui.progress.settings import LANGUAGES
+from freecell.ui.text.catalogue import DEFAULT_LANGUAGE
 
 ROOT = Path(__file__).resolve().parent.parent
 I18N = ROOT / "static" / "i18n"

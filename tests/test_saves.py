@@ -33,7 +33,7 @@ from freecell.ui.address.query import parse_query
 from freecell.ui.progress import save_entries, save_format, saved_games
 from freecell.ui.progress.keyvalue import MemoryStorage
 from freecell.ui.progress.save_format import CHUNK, PREFIX, parse_key, read_head
-from freecell.ui.progress.saved_games import KEY_TAB, LIMIT, ChangeKind, Outcome, SaveStore
+from freecell.ui.progress.saved_games import KEY_TAB, LIMIT, ChangeKind, SaveOutcome, SaveStore
 from freecell.ui.progress.settings import KEY_GAME, KEY_STATS
 
 
@@ -457,14 +457,14 @@ def test_another_tab_that_saved_the_game_since_is_never_overwritten() -> None:
     assert change.kind is ChangeKind.GAME and change.ours and change.conflict and b.conflict
     assert a.changed(head_key).conflict is False  # a wrote it itself
     game_b.play(game_b.legal_moves()[0])
-    assert b.save(game_b, 20.0).outcome is Outcome.CONFLICT
+    assert b.save(game_b, 20.0).outcome is SaveOutcome.CONFLICT
     assert len(local.log) == written  # nothing written over a's moves
     got = b.resume(b.game_id or "", clock)  # "reload that game here"
     assert got is not None and got.game is not None and got.game.to_json() == game_a.to_json()
     game_b = got.game
     assert not b.conflict
     play(b, game_b, 1, 30.0)
-    assert a.save(game_a, 40.0).outcome is Outcome.CONFLICT  # now a is the older tab
+    assert a.save(game_a, 40.0).outcome is SaveOutcome.CONFLICT  # now a is the older tab
 
 
 def test_a_conflict_is_found_without_the_storage_event_and_a_fork_keeps_both() -> None:
@@ -477,7 +477,7 @@ def test_a_conflict_is_found_without_the_storage_event_and_a_fork_keeps_both() -
     assert game_b is not None
     play(a, game_a, 1, 2.0)
     game_b.play(game_b.legal_moves()[-1])
-    assert b.save(game_b, 3.0).outcome is Outcome.CONFLICT
+    assert b.save(game_b, 3.0).outcome is SaveOutcome.CONFLICT
     assert b.fork(4.0).ok  # b's moves as a game of their own
     assert sorted(s.moves for s in a.unfinished()) == [3, 3]
     assert b.save(game_b, 5.0).ok and not b.conflict
@@ -494,7 +494,7 @@ def test_a_duplicated_tab_memory_gives_a_conflict_not_an_overwrite() -> None:
     assert game_a is not None and game_b is not None and a.game_id == b.game_id
     play(a, game_a, 1, 1.0)
     game_b.play(game_b.legal_moves()[0])
-    assert b.save(game_b, 2.0).outcome is Outcome.CONFLICT
+    assert b.save(game_b, 2.0).outcome is SaveOutcome.CONFLICT
 
 
 def test_storage_events_name_the_game_and_whether_it_is_this_tabs() -> None:
@@ -530,7 +530,7 @@ def test_a_full_store_says_so_plays_on_and_saves_everything_once_there_is_room()
     for i in range(100):
         do(game, rng.choice(["play", "play", "undo", "redo"]), rng)
         results.append(store.save(game, 10.0 + i).outcome)
-    assert Outcome.FAILED in results and Outcome.CONFLICT not in results
+    assert SaveOutcome.FAILED in results and SaveOutcome.CONFLICT not in results
     got, _ = loaded(local)
     assert got is not None and json.loads(got)["turns"] == json.loads(game.to_json())["turns"][:3]
     local.quota = None
@@ -608,7 +608,7 @@ def test_hostile_stored_data_never_raises(stored: dict[str, str]) -> None:
     got = store.restore(parse_query("?deal=1"), clock)
     assert got.game is not None and got.game.deal == 1
     store.unfinished()
-    assert store.save(got.game, 2.0).outcome in (Outcome.SAVED, Outcome.CONFLICT)
+    assert store.save(got.game, 2.0).outcome in (SaveOutcome.SAVED, SaveOutcome.CONFLICT)
 
 
 # --- older pages ---------------------------------------------------------------------------------

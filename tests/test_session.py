@@ -101,7 +101,7 @@ def test_start_deals_what_the_address_asks_and_asks_the_solver() -> None:
     s = Session(catalogue(), clock=Clock())
     change = s.start(Boot(parse_query("?deal=617")))
     assert s.game.deal == 617 and change.new_game and change.game_changed and change.redraw
-    assert change.message == ch.Message("Deal 617")
+    assert change.message == ch.MessageLine("Deal 617")
     assert [a.position for a in asks(change)] == [s.position]
     assert ch.SetAddress() in change.effects and ch.SaveGame(whole=True) in change.effects
 
@@ -252,10 +252,10 @@ def test_undo_and_redo_glide_and_say_so() -> None:
     after = s.position
     undo = s.undo()
     assert undo.kind == "undone" and undo.frames == (after, s.position)
-    assert undo.message == ch.Message("Move undone")
+    assert undo.message == ch.MessageLine("Move undone")
     redo = s.redo()
-    assert redo.kind == "redone" and s.position == after and redo.message == ch.Message("Move redone")
-    assert s.undo().kind == "undone" and s.undo().message == ch.Message("Nothing to undo")
+    assert redo.kind == "redone" and s.position == after and redo.message == ch.MessageLine("Move redone")
+    assert s.undo().kind == "undone" and s.undo().message == ch.MessageLine("Nothing to undo")
 
 
 def test_stuck_panel_undo_brings_the_table_back() -> None:
@@ -558,7 +558,7 @@ def test_replay_abandons_a_started_game_once_the_replay_starts() -> None:
     old = s.progress.game_id
     change = run(s, s.replay())
     assert change.new_game and change.game_changed and s.position == s.game.start and s.game.deal == 617
-    assert change.message == ch.Message("Deal 617 from the start. Undo brings back the game you left.")
+    assert change.message == ch.MessageLine("Deal 617 from the start. Undo brings back the game you left.")
     # kept until the replay's first move: nothing counted yet, the game still listed
     assert s.progress.tally.played == 1 and s.progress.tally.open_games() == (old,)
     play(s, 1)
@@ -588,11 +588,11 @@ def test_replay_of_a_fresh_or_won_game() -> None:
     assert s.game.is_won() and s.can_replay()
     change = run(s, s.replay())
     assert s.game.moves == 0 and s.game.deal == 1 and s.panel is None
-    assert change.message == ch.Message("Deal 1 from the start.")  # a won game is not kept to come back to
+    assert change.message == ch.MessageLine("Deal 1 from the start.")  # a won game is not kept
     assert s.progress.tally.won == 1
     stuck = session("?board=" + STUCK)
     run(stuck, stuck.drop(column(3), 5, column(4)))
-    assert run(stuck, stuck.replay()).message == ch.Message(
+    assert run(stuck, stuck.replay()).message == ch.MessageLine(
         "The game from its start. Undo brings back the game you left.")
     assert stuck.position == stuck.game.start and stuck.game.deal is None
 

@@ -21,11 +21,11 @@ from freecell.ui.progress.stats import (
     STATS_FORMAT,
     STATS_VERSION,
     Abandoned,
-    Change,
     DealRecord,
     Reset,
     Started,
     Statistics,
+    StatsEvent,
     StatsLoadError,
     Tally,
     Won,
@@ -221,7 +221,7 @@ class Shared:
     def __init__(self, text: str | None = None) -> None:
         self.text = text
 
-    def __call__(self, change: Change) -> bool:
+    def __call__(self, change: StatsEvent) -> bool:
         out = apply(self.text, change)
         self.text = out.text
         return out.counted
@@ -334,7 +334,7 @@ CHANGES = st.one_of(
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(CHANGES, max_size=30))
-def test_merged_statistics_always_add_up(changes: list[Change]) -> None:
+def test_merged_statistics_always_add_up(changes: list[StatsEvent]) -> None:
     stored = Shared()
     wins = 0
     for change in changes:

@@ -110,7 +110,7 @@ def test_watch_shows_the_count_then_plays_turn_by_turn_on_its_timer() -> None:
     assert ch.SaveGame() in first.effects
     assert s.watch_tick(ticket(change).ticket) == ch.Change()  # a stale timer plays nothing
     second = run(s, s.watch_tick(ticket(first).ticket))
-    assert s.game.moves == 2 and ticket(second).ms == pb.STEP_MS["normal"]
+    assert s.game.moves == 2 and ticket(second).ms == pb.WATCH_STEP_MS["normal"]
 
 
 def test_pause_play_step_both_ways_and_speed() -> None:
@@ -130,7 +130,7 @@ def test_pause_play_step_both_ways_and_speed() -> None:
     faster = s.watch_faster()
     assert s.watching.speed == "fast" and faster.announce == "Fast" and not faster.effects
     playing = s.watch_toggle()
-    assert ticket(playing).ms == pb.STEP_MS["fast"]
+    assert ticket(playing).ms == pb.WATCH_STEP_MS["fast"]
     s.watch_faster()
     assert s.watching.speed == "slow" and s.watch_speed == "slow"
 
@@ -255,13 +255,13 @@ def test_a_shared_link_opens_the_same_game_and_undo_goes_back_to_its_start() -> 
     link = next(e for e in shared.effects if isinstance(e, ch.ShareLink)).query
     assert link == game_link(s.game) and link.startswith("?deal=617&moves=")
     s.open_panel("settings")
-    assert s.shared("copied", "http://x/" + link).message == ch.Message(
+    assert s.shared("copied", "http://x/" + link).message == ch.MessageLine(
         "Link copied: it opens this game at this move.")
     assert s.panel is None  # done: the panel closes and the line says so
     other = Session(catalogue(), clock=Clock())
     opened = run(other, other.start(boot_for(link, other.clock)))
     assert other.position == s.position and other.game.moves == 2 and other.panel is None
-    assert opened.message == ch.Message("A shared game, at move 2.")
+    assert opened.message == ch.MessageLine("A shared game, at move 2.")
     assert ch.SetAddress() in opened.effects  # the address drops the moves: a reload keeps the game
     run(other, other.undo())
     run(other, other.undo())
@@ -301,7 +301,7 @@ def test_a_game_no_variant_names_cannot_be_shared() -> None:
     s = page()
     s.game = Game(1, rules=Rules(free_cells=2))
     change = s.share()
-    assert not change.effects and change.message == ch.Message("This game cannot be given as a link.")
+    assert not change.effects and change.message == ch.MessageLine("This game cannot be given as a link.")
 
 
 def test_a_failed_copy_shows_the_link_to_copy_by_hand() -> None:
@@ -334,7 +334,7 @@ def test_the_daily_button_deals_todays_deal_and_its_win_counts_for_the_day_and_t
     s = page(local=local)
     change = run(s, s.daily())
     assert s.game.deal == daily_deal(DAY) and s.variant() == "freecell"
-    assert change.message == ch.Message(f"Deal of the day: {daily_deal(DAY)}")
+    assert change.message == ch.MessageLine(f"Deal of the day: {daily_deal(DAY)}")
     items = {i.name: i for i in daily_items(s.cat, s.progress.daily, DAY, s.game)}
     assert items["daily-solved"].value == "no" and items["daily-here"].value == "yes"
     assert items["daily-streak"].value == "1"  # yesterday's still counts until today is over

@@ -48,7 +48,7 @@ from .solver_client import SolverClient
 from .storage import SafeStorage
 from .view import TableView
 
-SPEEDS = {"normal": 1.0, "fast": 0.5}  # animation durations, scaled ("off": none at all)
+ANIMATION_SCALE = {"normal": 1.0, "fast": 0.5}  # animation durations, scaled ("off": none at all)
 
 
 class Page:
@@ -180,7 +180,7 @@ class Page:
         self.view.set_style(large=bool(large))
         for cls, on in (("four-colour", four), ("large-cards", large), ("left-handed", left)):
             self.svg.classList.toggle(cls, bool(on))
-        self.view.speed = SPEEDS.get(str(speed), 1.0)
+        self.view.speed = ANIMATION_SCALE.get(str(speed), 1.0)
         self.view.animate = not reduced and speed != "off"
         if not self.view.animate:
             self.view.finish_animations()

@@ -22,7 +22,7 @@ from js import Date, document, window
 
 from ..ui.analysis import playback as pb
 from ..ui.progress.progress import game_key
-from ..ui.session.change import Message
+from ..ui.session.change import MessageLine
 from ..ui.session.session import Session
 from ..ui.table import overlay
 from ..ui.table.layout import Rect
@@ -59,11 +59,11 @@ class Chrome:
         """Nothing on show around the table (before another page object takes over)."""
         for p in qa(".panel[data-panel], [data-panel=hint], [data-panel=picker], [data-role=notice]"):
             p.hidden = True
-        self.say(Message(""))
+        self.say(MessageLine(""))
         self.shown_panel = None
 
     # --- all of it ---------------------------------------------------------------
-    def render(self, s: Session, message: Message | None = None) -> None:
+    def render(self, s: Session, message: MessageLine | None = None) -> None:
         self.status(s)
         self.buttons(s)
         self.hint(s)
@@ -355,7 +355,7 @@ class Chrome:
             button.focus()
 
     # --- the message line and the notice ------------------------------------------------
-    def say(self, message: Message) -> None:
+    def say(self, message: MessageLine) -> None:
         """Show ``message`` in the line under the table (``""`` clears it) for a few seconds."""
         el = q('[data-role="message"]')
         set_text(el, message.text)
@@ -363,7 +363,7 @@ class Chrome:
         self.bindings.cancel(self._message_timer)
         self._message_timer = None
         if message.text:
-            self._message_timer = self.bindings.later(MESSAGE_MS, lambda: self.say(Message("")))
+            self._message_timer = self.bindings.later(MESSAGE_MS, lambda: self.say(MessageLine("")))
 
     def notice(self, s: Session) -> None:
         box = q('[data-role="notice"]')

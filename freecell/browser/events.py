@@ -30,8 +30,8 @@ from pyodide.ffi import jsnull
 
 from ..piles import MoveError, Pile
 from ..ui.analysis import playback as pb
-from ..ui.progress.stats import ID_SHAPE
-from ..ui.session.change import Change, Message
+from ..ui.progress.save_format import ID_SHAPE
+from ..ui.session.change import Change, MessageLine
 from ..ui.session.session import Session
 from ..ui.table.focus import KEYS, shortcut
 from ..ui.table.layout import Rect
@@ -390,7 +390,7 @@ class Events:
             text = self.session.cat.t("msg.copied", n=n)
         except Exception:
             text = self.session.cat.t("msg.copy_failed", n=n)
-        self.apply(Change(message=Message(text), announce=text))
+        self.apply(Change(message=MessageLine(text), announce=text))
 
     def on_deal_submit(self, e: Any) -> None:
         e.preventDefault()

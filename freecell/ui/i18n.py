@@ -1,8 +1,8 @@
 """Kept for build.py only: it imports :data:`LANGUAGES` from here (delete once it imports the new path).
 
-The languages are :data:`freecell.ui.text.catalogue.LANGUAGES`.
+The languages are :data:`freecell.ui.progress.settings.LANGUAGES`.
 """
 
-from .text.catalogue import LANGUAGES
+from .progress.settings import LANGUAGES
 
 __all__ = ["LANGUAGES"]

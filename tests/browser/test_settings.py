@@ -36,9 +36,8 @@ from freecell.cards import card_text, parse_card
 from freecell.game import Game
 from freecell.piles import CELL_NAMES, COLUMN_NAMES, Move, column, foundation
 from freecell.position import Position
-from freecell.ui.progress.settings import CHOICE_SETTINGS, FLAG_SETTINGS, KEY_SETTINGS
+from freecell.ui.progress.settings import CHOICE_SETTINGS, FLAG_SETTINGS, KEY_SETTINGS, LANGUAGES
 from freecell.ui.table.table import TableState
-from freecell.ui.text.catalogue import LANGUAGES
 from freecell.variants import VARIANTS
 from freecell.worker import Service
 

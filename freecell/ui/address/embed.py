@@ -30,6 +30,7 @@ a function): so the page also passes the object's own keys
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 from urllib.parse import urlsplit
 
 from ... import safejson
@@ -37,7 +38,8 @@ from ...deals import DealNumberError, check_deal_number
 
 EVENT_SOURCE = "freecell"
 COMMAND_SOURCE = "freecell-host"
-EVENT_TYPES = ("started", "won")
+HostEvent = Literal["started", "won"]  # what the host is told
+EVENT_TYPES: tuple[HostEvent, ...] = ("started", "won")
 MAX_HOSTS = 4
 MAX_ORIGIN = 200
 MAX_COMMAND_CHARS = 500

@@ -11,7 +11,7 @@ space).  Every character of a move list is one an address carries as it is.
 (a turn's auto-moves must go home), so a tampered link can only give a
 legal game; undo goes back to the start.  What cannot be used gives a
 reason code and the plain deal (or board): ``moves.too_long`` (over
-:data:`MAX_MOVES_CHARS` or :data:`MAX_TURNS`), ``moves.garbage`` (not move
+:data:`MAX_MOVES_CHARS` or :data:`MAX_LINK_TURNS`), ``moves.garbage`` (not move
 notation), ``moves.illegal`` (a move refused where it is played),
 ``variant.unknown`` (then the deal of classic FreeCell); an address that
 names no game at all gives no game and the reason of
@@ -38,16 +38,40 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from urllib.parse import quote_plus
 
+from ...deals import DealNumberError
 from ...game import Game, GameLoadError
 from ...piles import Move, MoveError
+from ...position import BoardError, Position
 from ...rules import FREECELL
-from ..progress.save_format import starts_at_deal
 from .query import StartRequest, parse_query, query_fields, read_request
-from .sanitize import shorten
+from .sanitize import clip
 
 MAX_MOVES_CHARS = 60_000
-MAX_TURNS = 20_000
+MAX_LINK_TURNS = 20_000
 TURN_SEP, AUTO_SEP = ".", "-"
+
+
+def variant_id(game: Game) -> str | None:
+    """The variant of a game (a classic game saved without one is ``freecell``), or ``None``.
+
+    ``None``: rules that no variant names (older saves).  A link, a saved
+    game and the statistics name a game's variant by this.
+    """
+    if game.variant is not None:
+        return game.variant.id
+    return "freecell" if replace(game.rules, foundation_return=False) == FREECELL else None
+
+
+def starts_at_deal(game: Game) -> bool:
+    """Whether ``game`` starts from its deal's own start (not from a board, nor folded by the history cap)."""
+    if game.deal is None:
+        return False
+    try:
+        if game.variant is not None:
+            return game.start == game.variant.deal(game.deal)
+        return game.start == Position.deal(game.deal, game.rules)
+    except (BoardError, DealNumberError):
+        return False
 
 
 def game_link(game: Game) -> str | None:
@@ -55,9 +79,9 @@ def game_link(game: Game) -> str | None:
 
     ``None`` for a game of rules that no variant names (older saves).
     """
-    if game.variant is None and replace(game.rules, foundation_return=False) != FREECELL:
+    variant = variant_id(game)
+    if variant is None:
         return None
-    variant = "freecell" if game.variant is None else game.variant.id
     params: list[tuple[str, str]] = []
     if starts_at_deal(game):
         params.append(("deal", str(game.deal)))
@@ -110,7 +134,7 @@ def parse_link(query: object, clock: Callable[[], float] = time.monotonic) -> Li
         return Linked(None, req, req.reason, req.error_text, moves)
     if not raw:
         return Linked(_start(req, clock), req)
-    if len(raw) > MAX_MOVES_CHARS or raw.count(TURN_SEP) >= MAX_TURNS:
+    if len(raw) > MAX_MOVES_CHARS or raw.count(TURN_SEP) >= MAX_LINK_TURNS:
         return Linked(_start(req, clock), req, "moves.too_long", moves=True)
     game = _start(req, clock)
     for token in raw.split(TURN_SEP):
@@ -119,11 +143,11 @@ def parse_link(query: object, clock: Callable[[], float] = time.monotonic) -> Li
             for part in parts:
                 Move.parse(part)
         except MoveError:
-            return Linked(_start(req, clock), req, "moves.garbage", shorten(token), True)
+            return Linked(_start(req, clock), req, "moves.garbage", clip(token), True)
         try:
             game.replay("+".join(parts))
         except GameLoadError:
-            return Linked(_start(req, clock), req, "moves.illegal", shorten(token), True)
+            return Linked(_start(req, clock), req, "moves.illegal", clip(token), True)
     game.clock.reset()  # the link carries no time: the clock starts with the next move
     if game.is_won():
         game.clock.stopped = True

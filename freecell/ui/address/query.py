@@ -20,7 +20,7 @@ from ...position import BoardError, Position
 from ...rules import FREECELL, Rules
 from ...variants import VARIANTS
 from .embed import MAX_HOSTS, parse_origin
-from .sanitize import shorten
+from .sanitize import clip
 
 MAX_QUERY = 200_000  # the longest address read at all (a game's link with its moves is long)
 MAX_FIELDS = 20  # fields of the address read (empty ones do not count)
@@ -74,7 +74,7 @@ def query_fields(query: object) -> dict[str, list[str]] | str:
 def _refused(reason: str, text: object = "") -> StartRequest:
     key = {"deal": "deal.error.url", "variant": "variant.error.url"}.get(reason.partition(".")[0],
                                                                          "board.error.url")
-    return StartRequest(error=key, error_text=shorten(text), reason=reason)
+    return StartRequest(error=key, error_text=clip(text), reason=reason)
 
 
 def _deal_number(raw: str) -> int:

@@ -13,7 +13,7 @@ text is put into a message:
   format character (category Cf: zero-width spaces and joiners, the BOM,
   soft hyphens), the control characters (Cc) and lone surrogates (Cs);
   tabs, newlines and line or paragraph separators become one space each;
-- :func:`shorten` cleans and cuts to a length, with an ellipsis;
+- :func:`clip` cleans and cuts to a length, with an ellipsis;
 - :func:`isolate` cleans and wraps the result in FSI ... PDI (U+2068,
   U+2069), so that even right-to-left letters in it cannot reorder the
   words of the sentence around it.
@@ -22,7 +22,7 @@ text is put into a message:
 '617 niw'
 >>> clean("6\\u200b1\\u20607\\n")
 '617 '
->>> shorten("x" * 30, 5)
+>>> clip("x" * 30, 5)
 'xxxxx…'
 >>> isolate("617") == "\\u2068617\\u2069"
 True
@@ -57,7 +57,7 @@ def clean(text: object) -> str:
     return "".join(out)
 
 
-def shorten(text: object, limit: int = SHORT) -> str:
+def clip(text: object, limit: int = SHORT) -> str:
     """:func:`clean` text cut to ``limit`` characters, an ellipsis marking the cut."""
     shown = clean(text)
     return shown if len(shown) <= limit else shown[:limit] + "…"
@@ -65,5 +65,5 @@ def shorten(text: object, limit: int = SHORT) -> str:
 
 def isolate(text: object, limit: int | None = SHORT) -> str:
     """Clean (and shortened) text isolated from the direction of the sentence around it."""
-    shown = clean(text) if limit is None else shorten(text, limit)
+    shown = clean(text) if limit is None else clip(text, limit)
     return FSI + shown + PDI

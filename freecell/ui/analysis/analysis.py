@@ -40,13 +40,13 @@ from ...piles import Move, MoveError
 from ...position import Position
 from ...rules import Rules
 from ...solver import quick_hint
+from ...worker import MAX_PATH_MOVES  # the longest known solution a request may carry
 
 HINT_BUDGET_MS = 3000
 DEEP_BUDGET_MS = 20000  # the background search that follows an unfinished one
 FINISH_STEP_MS = 140
 MAX_KNOWN = 600  # positions remembered (a solution of 150 moves is 150 of them)
 MAX_REPLY_MOVES = 2000
-MAX_PATH_MOVES = 400  # a known solution sent along (freecell.worker.MAX_PATH_MOVES)
 DIFFICULTIES = ("easy", "medium", "hard")
 
 

@@ -39,7 +39,7 @@ from ...rules import Rules
 
 SEARCHING, PLAYING, PAUSED, NONE = "searching", "playing", "paused", "none"
 SPEEDS = ("slow", "normal", "fast")
-STEP_MS = {"slow": 1600, "normal": 900, "fast": 400}
+WATCH_STEP_MS = {"slow": 1600, "normal": 900, "fast": 400}
 LEAD_MS = 1500  # the move count on show before the first step
 # Why there is nothing to watch (``Playback.reason``).
 UNSOLVABLE, NOT_FOUND, UNAVAILABLE = "unsolvable", "not_found", "unavailable"
@@ -117,7 +117,7 @@ class Playback:
         return self.done >= len(self.steps)
 
     def step_ms(self) -> int:
-        return STEP_MS.get(self.speed, STEP_MS["normal"])
+        return WATCH_STEP_MS.get(self.speed, WATCH_STEP_MS["normal"])
 
     def faster(self) -> str:
         """The next speed, round the list: slow, normal, fast, slow..."""

@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ... import safejson
 from ...deals import daily_deal
 from ...game import Game
-from ...rules import FREECELL
+from ..address.link import variant_id
 
 KEY_DAILY = "freecell.daily"
 DAILY_FORMAT = "freecell-daily"
@@ -137,9 +137,7 @@ def apply_win(stored: object, day: date) -> AppliedDaily:
 
 def daily_day(game: Game, today: date) -> date | None:
     """The day whose deal ``game`` is, today's or yesterday's, if it is one."""
-    classic = (game.variant.id == "freecell" if game.variant is not None
-               else replace(game.rules, foundation_return=False) == FREECELL)
-    if game.deal is None or not classic:
+    if game.deal is None or variant_id(game) != "freecell":
         return None
     for day in (today, today - timedelta(days=1)):
         if game.deal == daily_deal(day):

@@ -38,24 +38,17 @@ from dataclasses import replace
 from datetime import date
 
 from ...game import Game
-from ...rules import FREECELL
+from ..address.embed import HostEvent
+from ..address.link import variant_id
 from ..address.query import StartRequest
-from ..session.change import Effect, SaveGame, TellHost
 from .daily import KEY_DAILY, DailyRecord, apply_win, daily_day, read_daily
 from .keyvalue import KeyValue
 from .save_failures import FailureNotice
-from .saved_games import Outcome, Restored, SaveStore, Summary
+from .saved_games import Restored, SaveOutcome, SaveStore, Summary
 from .settings import KEY_STATS
-from .stats import Abandoned, Reset, Started, Tally, Won, apply, read_tally, stats_key
+from .stats import Abandoned, Reset, Started, StatsEvent, Tally, Won, apply, read_tally, stats_key
 
 FRESH, OPEN, DONE, WATCHED = "fresh", "open", "done", "watched"
-
-
-def variant_id(game: Game) -> str | None:
-    """The variant of a game (a classic game saved without one is ``freecell``), or ``None``."""
-    if game.variant is not None:
-        return game.variant.id
-    return "freecell" if replace(game.rules, foundation_return=False) == FREECELL else None
 
 
 def game_key(game: Game) -> str | None:
@@ -112,7 +105,7 @@ class Progress:
         """The most recent unfinished game of that deal, if there is one."""
         return self.store.find(deal, variant or "freecell")
 
-    def adopt(self, game: Game, restored: bool = False, replay: bool = False) -> list[Effect]:
+    def adopt(self, game: Game, restored: bool = False, replay: bool = False) -> None:
         """A game came on the table: dealt (this tab's from now on), or restored with its history.
 
         ``replay``: the new game is the same deal again (Replay); the game left
@@ -131,14 +124,13 @@ class Progress:
             if self.state == OPEN and left.id is not None and not left.kept:
                 self._count(Abandoned(left.id))  # never saved: gone with no way back
             self.state = FRESH
-        return [SaveGame(whole=True)]
 
-    def turn_played(self, game: Game) -> list[Effect]:
-        """After every turn (a move, a redo, a Finish step)."""
-        out: list[Effect] = []
+    def turn_played(self, game: Game) -> tuple[HostEvent, ...]:
+        """After every turn (a move, a redo, a Finish step): what to tell an embedding host."""
+        out: list[HostEvent] = []
         gid = self.game_id
         if self.state == WATCHED:
-            return [SaveGame()]
+            return ()
         if self.state == FRESH:
             self.state = OPEN
             if self.left is not None and self.left_replayed:  # the replay goes on: the game left is gone
@@ -147,7 +139,7 @@ class Progress:
                 self.left, self.left_replayed = None, False
             if gid is not None:
                 self._count(Started(gid, game_key(game)))
-            out.append(TellHost("started"))
+            out.append("started")
         if self.state == OPEN and game.is_won():
             self.state = DONE
             if gid is not None:
@@ -155,9 +147,8 @@ class Progress:
                 day = daily_day(game, self.today())
                 if day is not None:
                     self._daily_won(day)
-            out.append(TellHost("won"))
-        out.append(SaveGame())
-        return out
+            out.append("won")
+        return tuple(out)
 
     def watching(self) -> None:
         """The player watches the solution of the game on the table: it is not theirs to win.
@@ -177,15 +168,15 @@ class Progress:
         result = self.store.save(game, now)
         for dropped in result.dropped:
             self._count(Abandoned(dropped.id))
-        if result.outcome is Outcome.CONFLICT:
+        if result.outcome is SaveOutcome.CONFLICT:
             return "other-tab"
-        if result.outcome is Outcome.FAILED or self.stats_failed:
+        if result.outcome is SaveOutcome.FAILED or self.stats_failed:
             self.stats_failed = False
             return "storage" if self.failure.failed(now / 1000) else None
         return None
 
     # --- the statistics --------------------------------------------------------------
-    def _count(self, change: Started | Won | Abandoned | Reset) -> None:
+    def _count(self, change: StatsEvent) -> None:
         applied = apply(self.local.read(KEY_STATS), change)
         if not self.local.write(KEY_STATS, applied.text):
             self.stats_failed = True

@@ -16,10 +16,10 @@ in the format of :mod:`freecell.ui.progress.save_format`:
   next generation, whose head is written last; the old chunks go after it;
 - before any write the stored head is compared with the text this slot
   last wrote or read: another tab's write makes the result
-  :attr:`Outcome.CONFLICT` and nothing is written; a head that went (dropped
+  :attr:`SaveOutcome.CONFLICT` and nothing is written; a head that went (dropped
   by another tab, the store cleared) is written anew;
 - a failed write (full, refused) makes room by removing won games once,
-  and otherwise gives :attr:`Outcome.FAILED`; the slot keeps what is
+  and otherwise gives :attr:`SaveOutcome.FAILED`; the slot keeps what is
   pending for the next write.
 """
 
@@ -54,7 +54,7 @@ LIMIT = 20  # unfinished games kept
 KEEP_FINISHED = 5  # won games kept (for a reload of their tab)
 
 
-class Outcome(StrEnum):
+class SaveOutcome(StrEnum):
     SAVED = "saved"  # written, or nothing needed writing
     FAILED = "failed"  # a write failed (full, refused): not saved; tried again at the next save
     CONFLICT = "conflict"  # another tab saved this game since this tab read it: nothing written
@@ -93,12 +93,12 @@ class Summary:
 
 @dataclass(frozen=True, slots=True)
 class SaveResult:
-    outcome: Outcome
+    outcome: SaveOutcome
     dropped: tuple[Summary, ...] = ()  # unfinished games dropped from the list to make room
 
     @property
     def ok(self) -> bool:
-        return self.outcome is Outcome.SAVED
+        return self.outcome is SaveOutcome.SAVED
 
 
 @dataclass(slots=True)
@@ -172,25 +172,25 @@ class Shelf:
         if stored != slot.text:
             if slot.text is None or stored is not None:  # another tab wrote it: never over it
                 slot.conflict = True
-                return SaveResult(Outcome.CONFLICT)
+                return SaveResult(SaveOutcome.CONFLICT)
             slot.text = None  # it went (dropped by another tab, or cleared): written anew
             slot.pending, slot.rewrite = all_records(slot), False
             slot.tail = []
         if slot.text is None:
             if not slot.pending:
-                return SaveResult(Outcome.SAVED)  # nothing to keep yet
+                return SaveResult(SaveOutcome.SAVED)  # nothing to keep yet
             dropped = self._make_room(slot.head.id)
             gen = slot.head.gen + (1 if slot.head.rev else 0)  # written anew: a generation of its own
             first = self._head_now(slot, now, gen, 0, slot.head.rev + 1)
             text = first.to_json()
             if not self._put(first.key, text, slot.head.id):
-                return SaveResult(Outcome.FAILED, dropped)
+                return SaveResult(SaveOutcome.FAILED, dropped)
             slot.head, slot.text, slot.tail, slot.rewrite = first, text, [], False
             return replace(self._append(slot, now), dropped=dropped)
         if slot.rewrite:
             return self._rewrite(slot, now)
         if not slot.pending and _same(slot.game, slot.head, len(slot.history.redo)):
-            return SaveResult(Outcome.SAVED)
+            return SaveResult(SaveOutcome.SAVED)
         return self._append(slot, now)
 
     def _append(self, slot: Slot, now: float) -> SaveResult:
@@ -200,7 +200,7 @@ class Shelf:
         first = old.n - len(slot.tail)
         for index, text in chunks_of(todo, first):
             if not self._put(old.chunk(index), text, old.id):
-                return SaveResult(Outcome.FAILED)
+                return SaveResult(SaveOutcome.FAILED)
         head = self._head_now(slot, now, old.gen, old.n + len(slot.pending), old.rev + 1)
         return self._commit(slot, head, todo)
 
@@ -210,7 +210,7 @@ class Shelf:
         gen = old.gen + 1
         for index, text in chunks_of(slot.pending):
             if not self._put(old.chunk(index, gen), text, old.id):
-                return SaveResult(Outcome.FAILED)
+                return SaveResult(SaveOutcome.FAILED)
         head = self._head_now(slot, now, gen, len(slot.pending), old.rev + 1)
         result = self._commit(slot, head, slot.pending)
         if result.ok:
@@ -221,11 +221,11 @@ class Shelf:
     def _commit(self, slot: Slot, head: Head, written: list[str]) -> SaveResult:
         text = head.to_json()
         if not self._put(head.key, text, head.id):
-            return SaveResult(Outcome.FAILED)
+            return SaveResult(SaveOutcome.FAILED)
         count = head.n % CHUNK
         slot.head, slot.text, slot.pending, slot.rewrite = head, text, [], False
         slot.tail = written[len(written) - count:] if count else []
-        return SaveResult(Outcome.SAVED)
+        return SaveResult(SaveOutcome.SAVED)
 
     def _head_now(self, slot: Slot, now: float, gen: int, n: int, rev: int) -> Head:
         """The head of a slot's game as it stands now, counting ``n`` records of generation ``gen``."""

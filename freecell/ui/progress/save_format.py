@@ -32,7 +32,7 @@ Why this shape:
   the old chunks go), so a torn compaction leaves the old generation whole.
 
 Everything read is checked (:func:`read_head`, :func:`split_chunk`) and
-every turn is replayed through the engine (:func:`replay`): the longest
+every turn is replayed through the engine (:func:`replay_records`): the longest
 legal prefix is kept and the rest reported as damage.
 
 >>> parse_key("freecell.save.eightoff.617.ab12.0.3")
@@ -57,6 +57,7 @@ from ...game import Game, GameLoadError, Turn
 from ...position import BoardError, Position
 from ...rules import Rules
 from ...variants import VARIANTS
+from ..address.link import starts_at_deal
 
 PREFIX = "freecell.save."
 HEAD_FORMAT = "freecell-save"
@@ -357,7 +358,7 @@ def records_of(game: Game) -> tuple[list[str], History]:
     return records, history
 
 
-def replay(head: Head, records: Iterable[str], clock: Callable[[], float] = time.monotonic
+def replay_records(head: Head, records: Iterable[str], clock: Callable[[], float] = time.monotonic
            ) -> tuple[Game, History, int]:
     """The game of ``head`` after its records, its History, and how many records were played.
 
@@ -390,18 +391,3 @@ def new_head(game_id: str, game: Game) -> Head:
     board = None if starts_at_deal(game) else game.start.to_text()
     return Head(game_id, variant, game.deal, board, game.rules, game.auto_move)
 
-
-def starts_at_deal(game: Game) -> bool:
-    """Whether ``game`` starts from its deal's own start (not from a board, nor folded by the history cap)."""
-    return game.deal is not None and game.start == _deal_start(game)
-
-
-def _deal_start(game: Game) -> Position | None:
-    if game.deal is None:
-        return None
-    try:
-        if game.variant is not None:
-            return game.variant.deal(game.deal)
-        return Position.deal(game.deal, game.rules)
-    except (BoardError, DealNumberError):
-        return None

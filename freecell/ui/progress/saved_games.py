@@ -18,12 +18,12 @@ what one tab plays in a second store (``sessionStorage``), so that:
   :data:`KEEP_FINISHED` most recent are kept so that a reload shows them;
 - a save (:meth:`SaveStore.save`, after every change, and when the page
   is hidden) writes what changed since the last one: a few records and the
-  head.  It says :attr:`Outcome.FAILED` when a write failed (full,
+  head.  It says :attr:`SaveOutcome.FAILED` when a write failed (full,
   refused): the game plays on, and the next save tries again;
 - two tabs never overwrite each other: each save first compares the stored
   head with the one this tab last wrote or read; if another tab wrote the
   game since, nothing is written and the save says
-  :attr:`Outcome.CONFLICT` (the page shows ``data-notice="other-tab"`` and
+  :attr:`SaveOutcome.CONFLICT` (the page shows ``data-notice="other-tab"`` and
   offers :meth:`SaveStore.resume` of that game, which brings the newer
   moves here; :meth:`SaveStore.fork` keeps this tab's moves as a game of
   their own instead).  :meth:`SaveStore.changed` reads a storage event's key.
@@ -40,7 +40,7 @@ How entries are written, listed and removed is :mod:`freecell.ui.progress.save_e
 >>> game = tab.restore(parse_query("?deal=617")).game
 >>> _ = game.play(game.legal_moves()[0])
 >>> tab.save(game, now=1_700_000_000_000).outcome
-<Outcome.SAVED: 'saved'>
+<SaveOutcome.SAVED: 'saved'>
 >>> [(s.deal, s.moves) for s in SaveStore(local).unfinished()]    # another tab's list
 [(617, 1)]
 """
@@ -63,7 +63,7 @@ from .keyvalue import KeyValue, MemoryStorage
 from .save_entries import (
     KEEP_FINISHED,
     LIMIT,
-    Outcome,
+    SaveOutcome,
     SaveResult,
     Shelf,
     Slot,
@@ -80,13 +80,25 @@ from .save_format import (
     parse_key,
     read_head,
     records_of,
-    replay,
+    replay_records,
     start_game,
 )
 from .settings import KEY_GAME, KEY_SETTINGS, KEY_STATS, StoredDataError, load_game
 
-__all__ = ["KEEP_FINISHED", "KEY_TAB", "LIMIT", "ChangeKind", "Left", "Outcome", "Restored", "SaveResult",
-           "SaveStore", "StorageChange", "Summary", "TabMemory"]
+__all__ = [
+    "KEEP_FINISHED",
+    "KEY_TAB",
+    "LIMIT",
+    "ChangeKind",
+    "Left",
+    "Restored",
+    "SaveOutcome",
+    "SaveResult",
+    "SaveStore",
+    "StorageChange",
+    "Summary",
+    "TabMemory",
+]
 
 KEY_TAB = "freecell.tab"  # in the tab's own store: the game this tab plays
 TAB_FORMAT = "freecell-tab"
@@ -300,7 +312,7 @@ class SaveStore:
             return self._start_over(key, clock)
         records, damaged = self.shelf.read_records(head)
         try:
-            game, history, played = replay(head, records, clock)
+            game, history, played = replay_records(head, records, clock)
         except SaveFormatError:
             return self._start_over(key, clock)
         damaged = damaged or played < head.n
@@ -333,7 +345,7 @@ class SaveStore:
     def fork(self, now: float) -> SaveResult:
         """Keep this tab's game as a game of its own (a new id), e.g. after a conflict, and save it."""
         if self._slot is None:
-            return SaveResult(Outcome.SAVED)
+            return SaveResult(SaveOutcome.SAVED)
         game = self._slot.game
         history = self._slot.history
         self._slot = Slot(game, new_head(self._new_id(), game), history)
@@ -360,7 +372,7 @@ class SaveStore:
             self.start(game)
             slot = self._slot_of(game)
         if slot.conflict:
-            return SaveResult(Outcome.CONFLICT)
+            return SaveResult(SaveOutcome.CONFLICT)
         records = slot.history.diff(game)
         if records is None:  # start or redo not known: the whole history anew
             slot.pending, slot.history = records_of(game)
@@ -420,7 +432,7 @@ class SaveStore:
                 slot.history.apply(fresh, record)
             fresh.clock.reset(game.elapsed())
             slot.pending = records
-            if self.shelf.write(slot, now).outcome is not Outcome.SAVED:
+            if self.shelf.write(slot, now).outcome is not SaveOutcome.SAVED:
                 return damaged
         self.local.remove(KEY_GAME)
         return damaged

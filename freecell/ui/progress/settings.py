@@ -47,13 +47,16 @@ from ...deals import DEAL_SOURCES, DealNumberError, check_deal_number
 from ...game import MAX_SAVE_CHARS, SAVE_FORMAT, Game, GameLoadError
 from ...rules import Rules
 from ...variants import VARIANTS
-from ..text.catalogue import LANGUAGES
 from .stats import Statistics, StatsLoadError
 
 KEY_GAME = "freecell.game"
 KEY_STATS = "freecell.stats"
 KEY_SETTINGS = "freecell.settings"
 KEYS = (KEY_GAME, KEY_STATS, KEY_SETTINGS)
+
+# The languages of the page (one catalogue each: static/i18n/<lang>.json), the values of the
+# language setting; freecell.ui.text.catalogue formats their messages.
+LANGUAGES = ("en", "fr", "it", "ro", "de", "es")
 
 SETTINGS_FORMAT = "freecell-settings"
 SETTINGS_VERSION = 1

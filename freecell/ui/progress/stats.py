@@ -52,13 +52,11 @@ import json
 import math
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ... import safejson
 from ...rules import FREECELL, Rules
-
-if TYPE_CHECKING:
-    from ...game import Game
+from .save_format import ID_SHAPE
 
 STATS_FORMAT = "freecell-stats"
 STATS_VERSION = 1
@@ -103,11 +101,6 @@ def stats_key(variant: str | None, deal: int | None, rules: Rules = FREECELL) ->
     if deal is None:
         return None
     return f"{variant}:{deal}" if variant is not None else deal_key(deal, rules)
-
-
-def game_key(game: Game) -> str | None:
-    """The key of a game's deal in the statistics (see :func:`stats_key`)."""
-    return stats_key(None if game.variant is None else game.variant.id, game.deal, game.rules)
 
 
 @dataclass(slots=True)
@@ -245,7 +238,6 @@ def _check_key(key: object) -> None:
 
 TALLY_VERSION = 2
 MAX_OPEN = 64  # started, unfinished games known; beyond, the oldest counts as abandoned
-ID_SHAPE = re.compile(r"[0-9a-z]{1,16}")
 LEGACY_OPEN_ID = "v1"
 
 
@@ -280,7 +272,7 @@ class Reset:
     """The player reset the statistics: the games under way count as played in the new ones."""
 
 
-Change = Started | Won | Abandoned | Reset
+StatsEvent = Started | Won | Abandoned | Reset
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,7 +320,7 @@ class Applied:
     damaged: bool  # what was stored could not be read and was started fresh
 
 
-def merge(tally: Tally, change: Change) -> tuple[Tally, bool]:
+def merge(tally: Tally, change: StatsEvent) -> tuple[Tally, bool]:
     """``tally`` after ``change``, and whether the change counted."""
     open_ids = tally.open_games()
     if isinstance(change, Started):
@@ -378,7 +370,7 @@ def read_tally(text: object) -> tuple[Tally, bool]:
         return Tally(), True
 
 
-def apply(stored: object, change: Change) -> Applied:
+def apply(stored: object, change: StatsEvent) -> Applied:
     """Apply ``change`` to the statistics stored now (their text, or ``None``); never raises.
 
     Write :attr:`Applied.text` back at once.  Damaged statistics start

@@ -14,18 +14,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...position import Position
+from ..address.embed import HostEvent
 from ..analysis.analysis import Ask
 
 
 @dataclass(frozen=True, slots=True)
-class Message:
+class MessageLine:
     """The one-line message under the table: ``text`` (``""`` clears it), a refusal's ``reason``."""
 
     text: str
     reason: str | None = None
 
 
-CLEAR = Message("")
+CLEAR = MessageLine("")
 
 
 # --- effects ---------------------------------------------------------------------
@@ -62,7 +63,7 @@ class CancelSolver:
 class TellHost:
     """Embed mode: tell the parent page ``kind`` (``started`` or ``won``)."""
 
-    kind: str
+    kind: HostEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +136,7 @@ class Change:
     game_changed: bool = False
     look: bool = False
     texts: bool = False
-    message: Message | None = None
+    message: MessageLine | None = None
     announce: str = ""
     effects: tuple[Effect, ...] = ()
 

@@ -46,14 +46,14 @@ from ...game import Game, Turn
 from ...piles import CELL, COLUMN, Move, Pile
 from ...position import Position
 from ...rules import Refusal
-from ..address.link import Linked, game_link, parse_link
+from ..address.link import Linked, game_link, parse_link, variant_id
 from ..address.query import StartRequest
 from ..address.sanitize import isolate
 from ..analysis import analysis as an
 from ..analysis import playback as pb
 from ..progress.daily import KEY_DAILY
 from ..progress.keyvalue import MemoryStorage
-from ..progress.progress import Progress, variant_id
+from ..progress.progress import Progress
 from ..progress.settings import CHOICE_SETTINGS, FLAG_SETTINGS, Settings
 from ..table.focus import Target, activate
 from ..table.table import Outcome, Selection, TableState
@@ -67,11 +67,12 @@ from .change import (
     Effect,
     FinishNext,
     LoadLanguage,
-    Message,
+    MessageLine,
     SaveGame,
     SaveSettings,
     SetAddress,
     ShareLink,
+    TellHost,
 )
 from .change import AskSolver as AskEffect
 from .watch import Watching
@@ -201,16 +202,16 @@ class Session(Watching):
         req = boot.request
         damaged = boot.damaged
         link = boot.link
-        message: Message | None
+        message: MessageLine | None
         if link is not None and link.moves and link.game is not None:
             # a shared game at a point: opened as it is (a bad link: its plain deal, and why)
             change = self._new_game(prepared=link.game)
             message, announce = change.message, change.announce
             if link.error is not None:
                 text = self.cat.t(link.error, text=isolate(link.error_text), n=link.game.deal)
-                message = Message(text, "url")
+                message = MessageLine(text, "url")
             elif link.game.moves:
-                message = Message(self.cat.t("link.opened", n=link.game.moves))
+                message = MessageLine(self.cat.t("link.opened", n=link.game.moves))
             announce = " ".join(w for w in (message.text if message else "", change.announce) if w)
             self.started = True
             if boot.storage_refused:
@@ -230,7 +231,7 @@ class Session(Watching):
         effects = list(change.effects)
         message, announce = change.message, change.announce
         if req.error:
-            message = Message(self.cat.t(req.error, text=isolate(req.error_text)), "url")
+            message = MessageLine(self.cat.t(req.error, text=isolate(req.error_text)), "url")
             announce = message.text
         if boot.storage_refused:
             self._show_notice("refused")
@@ -308,13 +309,14 @@ class Session(Watching):
         effects: list[Effect] = []
         if game.deal is not None or prepared is not None:
             effects.append(SetAddress())
-        effects += self.progress.adopt(game, restored=restored is not None, replay=replay)
+        self.progress.adopt(game, restored=restored is not None, replay=replay)
+        effects.append(SaveGame(whole=True))
         if restored is not None and resumed and (restored.moves or restored.can_redo()):
             if restored.clock.started and not restored.is_won():
                 restored.clock.start()  # it ran when the page closed
-            message = Message(self.cat.t("msg.restored"))
+            message = MessageLine(self.cat.t("msg.restored"))
         elif game.deal is not None:
-            message = Message(self.cat.t("deal.started", n=game.deal))
+            message = MessageLine(self.cat.t("deal.started", n=game.deal))
         else:
             message = CLEAR
         effects += self._analyse()
@@ -408,7 +410,8 @@ class Session(Watching):
 
     def _refused(self, refusal: Refusal) -> Change:
         text = self.cat.refusal(refusal, self.game.rules)
-        return Change(kind="refused", redraw=True, message=Message(text, refusal.reason.value), announce=text)
+        line = MessageLine(text, refusal.reason.value)
+        return Change(kind="refused", redraw=True, message=line, announce=text)
 
     def _after_turn(self, turn: Turn, steps: tuple[Move, ...] = (), finishing: bool = False) -> Change:
         frames = [turn.before]
@@ -420,7 +423,8 @@ class Session(Watching):
         for m in turn.auto:
             pos = apply_move(pos, m)
             frames.append(pos)
-        effects: list[Effect] = list(self.progress.turn_played(self.game))
+        effects: list[Effect] = [TellHost(e) for e in self.progress.turn_played(self.game)]
+        effects.append(SaveGame())
         effects += self._analyse(finishing=finishing)
         words = [] if finishing else [turn_sentence(self.cat, turn, after_move)]
         if self.game.is_won():
@@ -452,15 +456,15 @@ class Session(Watching):
                 deal = self.game.deal
                 text = self.cat.t("msg.back_to_game", n=deal) if deal is not None else self.cat.t(
                     "msg.restored")
-                return _with(back, message=Message(text), announce=text)
+                return _with(back, message=MessageLine(text), announce=text)
         turn = self.game.undo()
         if turn is None:
             text = self.cat.t("msg.nothing_to_undo")
-            return Change(kind="none", redraw=True, message=Message(text), announce=text)
+            return Change(kind="none", redraw=True, message=MessageLine(text), announce=text)
         text = self.cat.t("msg.undone")
         effects = [SaveGame(), *self._analyse()]
         return Change(kind="undone", frames=(turn.after, turn.before), redraw=True, game_changed=True,
-                      message=Message(text), announce=text, effects=tuple(effects))
+                      message=MessageLine(text), announce=text, effects=tuple(effects))
 
     @_touches
     def redo(self) -> Change:
@@ -468,9 +472,9 @@ class Session(Watching):
         turn = self.game.redo()
         if turn is None:
             text = self.cat.t("msg.nothing_to_redo")
-            return Change(kind="none", redraw=True, message=Message(text), announce=text)
+            return Change(kind="none", redraw=True, message=MessageLine(text), announce=text)
         change = self._after_turn(turn)  # says the move again
-        return _with(change, kind="redone", message=Message(self.cat.t("msg.redone")))
+        return _with(change, kind="redone", message=MessageLine(self.cat.t("msg.redone")))
 
     def can_replay(self) -> bool:
         """Whether Replay would change anything: the game has moves (played or undone)."""
@@ -501,7 +505,7 @@ class Session(Watching):
         if self.progress.left is not None:
             words.append(self.cat.t("msg.undo_brings_back"))
         text = " ".join(words)
-        return _with(change, message=Message(text), announce=text)
+        return _with(change, message=MessageLine(text), announce=text)
 
     @_touches
     def back_to_winnable(self) -> Change:
@@ -514,7 +518,7 @@ class Session(Watching):
         self.panel = None
         text = self.cat.t("msg.back_winnable")
         effects = [SaveGame(), *self._analyse()]
-        return Change(kind="jumped", redraw=True, game_changed=True, message=Message(text), announce=text,
+        return Change(kind="jumped", redraw=True, game_changed=True, message=MessageLine(text), announce=text,
                       effects=tuple(effects))
 
     # --- analysis -----------------------------------------------------------------
@@ -667,7 +671,7 @@ class Session(Watching):
         if quiet:
             return Change(kind="analysis")
         text = self.cat.t("msg.finish_stopped")
-        return Change(kind="analysis", message=Message(text), announce=text)
+        return Change(kind="analysis", message=MessageLine(text), announce=text)
 
     # --- par, the deal of the day, sharing ---------------------------------------------
     def _par_effects(self) -> list[Effect]:
@@ -696,14 +700,14 @@ class Session(Watching):
         n = daily_deal(self.progress.today())
         change = self.open_deal(n, "freecell")
         text = self.cat.t("daily.started", n=n)
-        return _with(change, message=Message(text), announce=text)
+        return _with(change, message=MessageLine(text), announce=text)
 
     def share(self) -> Change:
         """Share: the game as a link, for the page to copy (or hand to the system's share sheet)."""
         link = game_link(self.game)
         if link is None:
             text = self.cat.t("share.unavailable")
-            return Change(kind="panel", message=Message(text), announce=text)
+            return Change(kind="panel", message=MessageLine(text), announce=text)
         return Change(kind="share", effects=(ShareLink(link),))
 
     def shared(self, how: str, url: str) -> Change:
@@ -714,7 +718,7 @@ class Session(Watching):
             if self.panel in ("settings", "win", "share"):
                 self.panel = None
             text = self.cat.t("share." + how)
-            return Change(kind="panel", message=Message(text), announce=text)
+            return Change(kind="panel", message=MessageLine(text), announce=text)
         self.share_url = url
         self.panel = "share"
         return Change(kind="panel", announce=self.cat.t("share.by_hand"))
@@ -785,7 +789,7 @@ class Session(Watching):
     def reset_stats(self) -> Change:
         self.progress.reset()
         text = self.cat.t("msg.stats_reset")
-        return Change(kind="panel", message=Message(text), announce=text)
+        return Change(kind="panel", message=MessageLine(text), announce=text)
 
     def _show_notice(self, kind: str) -> bool:
         """Show notice ``kind``; ``damaged`` and a refused storage are said once a page load."""

@@ -57,8 +57,8 @@ from dataclasses import dataclass
 from ...cards import Card
 from ...piles import CELL, COLUMN, FOUNDATION, Pile
 from ...position import Position
+from .cardart import CARD_RATIO  # height / width
 
-CARD_RATIO = 1.4  # height / width (cardart.CARD_RATIO)
 MIN_STRIP = 0.25  # the tightest fan, as a fraction of card height: cardart.TOP_STRIP / CARD_RATIO
 LARGE_MIN_STRIP = 0.34  # the same for large indices (cardart.LARGE_TOP_STRIP / CARD_RATIO)
 PLANNED = 15  # columns up to this length fit at the readable strip: they never change the card size
@@ -208,7 +208,7 @@ def _width_limit(width: float, slots: int) -> float:
     return _largest(slots, slots + 1, width)
 
 
-def _vertical(card_w: float, top_rows: int) -> tuple[float, float]:
+def _vertical_margins(card_w: float, top_rows: int) -> tuple[float, float]:
     """(where the columns start, the table's bottom margin) for cards ``card_w`` wide."""
     gap = gap_needed(card_w)
     card_h = card_w * CARD_RATIO
@@ -218,7 +218,7 @@ def _vertical(card_w: float, top_rows: int) -> tuple[float, float]:
 
 def _height_limit(height: float, top_rows: int, length: int, min_strip: float) -> float:
     """The widest card for which the top rows and a column of ``length`` cards at ``min_strip`` fit."""
-    # _vertical's margins: a gap above, between the top rows, 1.5 below them, one at the bottom
+    # _vertical_margins's margins: a gap above, between the top rows, 1.5 below them, one at the bottom
     cards = top_rows + 1 + min_strip * (length - 1)
     return _largest(CARD_RATIO * cards, top_rows + 2.5, height)
 
@@ -248,7 +248,7 @@ def compute_layout(
                    MAX_CARD_WIDTH)
 
     def capacity(card_w: float, top_rows: int) -> int:
-        col_top, margin = _vertical(card_w, top_rows)
+        col_top, margin = _vertical_margins(card_w, top_rows)
         card_h = card_w * CARD_RATIO
         room = height - margin - col_top - card_h
         return max(1, math.floor(room / (card_h * min_strip) + 1e-6) + 1)
@@ -271,7 +271,7 @@ def compute_layout(
         rows = 2 if split else 1
         fits = capacity(card_w, rows)
     card_h = card_w * CARD_RATIO
-    col_top, margin = _vertical(card_w, rows)
+    col_top, margin = _vertical_margins(card_w, rows)
     # the vertical spacing uses the narrowest gap; across, the gap widens to 12% if the width allows
     vgap = gap_needed(card_w)
     gap = max(vgap, min(GAP * card_w, (width - slots * card_w) / (slots + 1)))

@@ -21,8 +21,8 @@ from collections.abc import Iterable, Mapping
 
 from ...cards import KING, card_symbol
 from ...rules import FREECELL, Reason, Refusal, Rules
+from ..progress.settings import LANGUAGES
 
-LANGUAGES = ("en", "fr", "it", "ro", "de", "es")
 DEFAULT_LANGUAGE = "en"
 
 

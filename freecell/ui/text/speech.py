@@ -15,7 +15,7 @@ own sentence, a hint, the win.
     >>> from freecell.ui.text.catalogue import Catalogue
     >>> cat = Catalogue("en", {"card.name": "{rank} of {suit}", "card.rank.queen": "queen",
     ...                        "card.suit.spades": "spades"})
-    >>> card_name(cat, 47)
+    >>> card_words(cat, 47)
     'queen of spades'
 """
 
@@ -39,7 +39,7 @@ def plural(cat: Catalogue, key: str, n: int) -> str:
     return cat.t(key + (".one" if one else ".other"), n=n)
 
 
-def card_name(cat: Catalogue, card: Card) -> str:
+def card_words(cat: Catalogue, card: Card) -> str:
     rank = cat.t("card.rank." + RANK_NAMES[card // 4])
     suit = cat.t("card.suit." + SUIT_NAMES[card & 3])
     return cat.t("card.name", rank=rank, suit=suit)
@@ -60,7 +60,7 @@ def _with_selected(cat: Catalogue, label: str, selected: bool) -> str:
 
 def column_card_label(cat: Catalogue, pos: Position, col: int, index: int, selected: bool = False) -> str:
     cards = pos.columns[col]
-    label = cat.t("a11y.card", card=card_name(cat, cards[index]), pile=pile_name(cat, Pile(COLUMN, col)),
+    label = cat.t("a11y.card", card=card_words(cat, cards[index]), pile=pile_name(cat, Pile(COLUMN, col)),
                   i=index + 1, n=len(cards))
     return _with_selected(cat, label, selected)
 
@@ -79,7 +79,7 @@ def pile_label(cat: Catalogue, pos: Position, pile: Pile, selected: bool = False
         top = col[-1] if col else None
     if top is None:
         return cat.t("a11y.pile_empty", pile=name)
-    return _with_selected(cat, cat.t("a11y.pile_holds", pile=name, card=card_name(cat, top)), selected)
+    return _with_selected(cat, cat.t("a11y.pile_holds", pile=name, card=card_words(cat, top)), selected)
 
 
 def accessible_names(
@@ -115,7 +115,7 @@ def move_sentence(cat: Catalogue, pos: Position, move: Move) -> str:
     cards = moving_cards(pos, move)
     if not cards:
         return ""
-    card = card_name(cat, cards[0])
+    card = card_words(cat, cards[0])
     dst = move.dst
     if dst.kind == FOUNDATION:
         return cat.t("say.to_foundation", card=card)
@@ -130,7 +130,7 @@ def auto_sentence(cat: Catalogue, pos: Position, moves: tuple[Move, ...]) -> str
     """The cards that went home by themselves after a move, or ``""``."""
     names: list[str] = []
     for m in moves:
-        names += [card_name(cat, c) for c in moving_cards(pos, m)]
+        names += [card_words(cat, c) for c in moving_cards(pos, m)]
         pos = apply_move(pos, m)
     return cat.t("say.auto", cards=", ".join(names)) if names else ""
 
@@ -159,5 +159,5 @@ def selection_sentence(cat: Catalogue, pos: Position, selection: Selection) -> s
     else:
         card = (pos.foundations[pile.index] - 1) * 4 + pile.index
     if selection.count == 1:
-        return cat.t("say.selected_one", card=card_name(cat, card))
-    return cat.t("say.selected_many", count=selection.count, card=card_name(cat, card))
+        return cat.t("say.selected_one", card=card_words(cat, card))
+    return cat.t("say.selected_many", count=selection.count, card=card_words(cat, card))
