@@ -38,6 +38,7 @@ from tests.boards import (
     brute_force_moves,
     cards,
     deal_positions,
+    empty_columns,
     mv,
     pick_move,
     sequence_position,
@@ -78,10 +79,10 @@ DEAD = Position(
 
 
 def test_hand_built_boards_are_what_the_tests_assume() -> None:
-    assert RUN.empty_cells() == 1 and RUN.empty_columns() == 1
+    assert RUN.empty_cells() == 1 and empty_columns(RUN) == 1
     assert RUN.columns[0] == cards("9C 8D 7S 6H 5C 4H")
     assert HOME.foundations == (1, 11, 2, 0)
-    assert HOME.empty_columns() == 2
+    assert empty_columns(HOME) == 2
     for pos, rules in [(RUN, FREECELL), (HOME, FREECELL), (BUILDS, FREECELL), (KINGS, KING)]:
         pos.validate(rules)
 
@@ -260,7 +261,7 @@ CAPACITY_TO_EMPTY = [
 @pytest.mark.parametrize("e", range(4))
 def test_capacity_table(f: int, e: int) -> None:
     pos = spread(range(52), FREECELL, empty_cells=f, empty_columns=e)
-    assert pos.empty_cells() == f and pos.empty_columns() == e
+    assert pos.empty_cells() == f and empty_columns(pos) == e
     assert capacity(pos, FREECELL) == CAPACITY[f][e]
     if e:
         assert capacity(pos, FREECELL, to_empty_column=True) == CAPACITY_TO_EMPTY[f][e]
@@ -418,8 +419,8 @@ def test_legal_moves_on_random_positions(rules: Rules) -> None:
     rng = random.Random(2024)
     walked = deal_positions(range(1, 31), rules, rng, steps=200, every=15)
     # Brute force is slow: all positions with empty columns (up to 15), then others.
-    with_empty = [p for p in walked if p.empty_columns()][:15]
-    positions = with_empty + [p for p in walked if not p.empty_columns()][: 40 - len(with_empty)]
+    with_empty = [p for p in walked if empty_columns(p)][:15]
+    positions = with_empty + [p for p in walked if not empty_columns(p)][: 40 - len(with_empty)]
     for pos in positions:
         check_legal_moves(pos, rules)
     assert len(positions) == 40

@@ -1,4 +1,4 @@
-"""Every unfinished game kept (freecell.ui.progress.saved_games, .shelf, .records), in CPython.
+"""Every game kept (freecell.ui.progress: saved_games, save_entries, save_format, save_failures).
 
 - The save format: incremental records replay to the same game (Hypothesis
   over random play, undo, redo, restart, reloads); a write torn at every
@@ -9,7 +9,8 @@
   same game in two tabs gives "conflict", never an overwrite.
 - The unfinished list: bounded, the oldest dropped first and named.
 - Damage, hostile data and a full store: never a crash, the legal prefix
-  kept, the failure said.
+  kept, the failure said; the "not saved" notice comes back after a
+  dismissal, at most once a minute.
 """
 
 from __future__ import annotations
@@ -32,9 +33,11 @@ from freecell.position import Position
 from freecell.ui.address.query import parse_query
 from freecell.ui.progress import save_entries, save_format, saved_games
 from freecell.ui.progress.keyvalue import MemoryStorage
+from freecell.ui.progress.legacy import KEY_GAME, LEGACY_ID
+from freecell.ui.progress.save_failures import FailureNotice
 from freecell.ui.progress.save_format import CHUNK, PREFIX, parse_key, read_head
 from freecell.ui.progress.saved_games import KEY_TAB, LIMIT, ChangeKind, SaveOutcome, SaveStore
-from freecell.ui.progress.settings import KEY_GAME, KEY_STATS
+from freecell.ui.progress.stats import KEY_STATS
 
 
 def clock() -> float:
@@ -626,7 +629,7 @@ def test_the_single_game_of_older_pages_is_moved_into_the_list() -> None:
     assert KEY_GAME not in local.data
     got = store.restore(None, clock)
     assert got.resumed and got.game is not None and got.game.to_json() == old.to_json()
-    assert store.game_id == saved_games.LEGACY_ID
+    assert store.game_id == LEGACY_ID
     assert got.game.redo() is not None  # the turn undone can be redone
 
 
@@ -639,6 +642,21 @@ def test_an_older_damaged_game_keeps_its_legal_prefix() -> None:
     assert store.migrate(5.0, clock) is True
     got = store.restore(None, clock)
     assert got.game is not None and got.game.moves == 2
+
+
+# --- the "not saved" notice ----------------------------------------------------------------------
+
+
+def test_the_notice_comes_back_after_a_dismissal_at_most_once_a_minute() -> None:
+    notice = FailureNotice()
+    assert notice.failed(100.0)  # the first failure is said
+    assert not notice.failed(101.0)  # on show: nothing more
+    notice.dismissed()
+    assert not notice.failed(120.0)  # dismissed, but said less than a minute ago
+    assert notice.failed(160.0)  # the next failed save a minute on
+    notice.dismissed()
+    assert not notice.failed(200.0) and notice.failed(221.0)
+    assert not notice.failed(10_000.0)  # still on show: never twice at once
 
 
 # --- the new modules' examples ---------------------------------------------------------------------

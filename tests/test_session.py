@@ -191,10 +191,10 @@ def test_a_refusal_under_other_rules_says_why() -> None:
 def test_a_drag_asks_where_the_cards_would_land_and_changes_nothing() -> None:
     s = session()  # deal 1: 6♠ ends column 1, 9♣ column 2, 6♥ column 4, A♥ column 7 (K♥ on it)
     before = s.position
-    assert not s.can_drop(column(0), 6, column(1))  # 6♠ onto 9♣
+    assert s.landing(column(0), 6, column(1)) is None  # 6♠ onto 9♣
     assert s.landing(column(0), 6, column(0)) is None and s.landing(column(0), 6, None) is None
     assert s.landing(column(0), 6, Pile(CELL, 2)) == Pile(CELL, 2)
-    assert not s.can_drop(column(0), 5, Pile(CELL, 0))  # 6♦ 6♠ is no run
+    assert s.landing(column(0), 5, Pile(CELL, 0)) is None  # 6♦ 6♠ is no run
     b = session("?board=" + quote(board({1: "AH", 2: "2C"}, bury=8).to_text()))
     n = len(b.position.columns[0]) - 1
     assert b.landing(column(0), n, Pile(FOUNDATION, 0)) == Pile(FOUNDATION, 2)  # any foundation: the hearts'
@@ -460,7 +460,7 @@ def test_settings_apply_at_once_and_are_kept() -> None:
     assert ch.SaveSettings() in change.effects and s.game.auto_move is False
     assert s.set_setting("auto-move", False).kind == "none"  # no change, nothing to do
     look = s.set_setting("four-colour", True)
-    assert look.look and look.redraw
+    assert look.kind == "settings" and look.redraw
     lang = s.set_setting("language", "de")
     assert ch.LoadLanguage("de") in lang.effects
     assert s.set_setting("language", "xx").kind == "none"

@@ -33,8 +33,7 @@ from freecell.ui.analysis import playback as pb
 from freecell.ui.progress.daily import KEY_DAILY, DailyRecord, apply_win, daily_day, read_daily
 from freecell.ui.progress.keyvalue import MemoryStorage
 from freecell.ui.progress.progress import Progress
-from freecell.ui.progress.settings import KEY_STATS
-from freecell.ui.progress.stats import read_tally
+from freecell.ui.progress.stats import KEY_STATS, read_tally
 from freecell.ui.session import change as ch
 from freecell.ui.session.session import PAR_KNOWN, PAR_SEARCHING, Session, boot_for
 from freecell.ui.text.screen import daily_items, par_text, watch_text

@@ -30,9 +30,9 @@ from ..ui.address.embed import Command
 from ..ui.address.link import without_moves
 from ..ui.address.query import parse_embed
 from ..ui.analysis.analysis import Reply
-from ..ui.progress.keyvalue import MemoryStorage
+from ..ui.progress.keyvalue import MemoryStorage, StoredDataError
 from ..ui.progress.progress import Progress
-from ..ui.progress.settings import KEY_SETTINGS, Settings, StoredDataError, load_settings
+from ..ui.progress.settings import KEY_SETTINGS, Settings, load_settings
 from ..ui.progress.stored_table import KEY_DRAWN, TABLE_CLASSES, drawn_record
 from ..ui.session import change as ch
 from ..ui.session.session import Boot, Session, boot_for

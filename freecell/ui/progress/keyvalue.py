@@ -16,6 +16,10 @@ from __future__ import annotations
 from typing import Protocol
 
 
+class StoredDataError(ValueError):
+    """A stored entry that cannot be used: corrupt, foreign, hostile or of another version."""
+
+
 class KeyValue(Protocol):
     """Text under text keys; a failed write says ``False`` (full, or refused)."""
 

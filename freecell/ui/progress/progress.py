@@ -45,8 +45,7 @@ from .daily import KEY_DAILY, DailyRecord, apply_win, daily_day, read_daily
 from .keyvalue import KeyValue
 from .save_failures import FailureNotice
 from .saved_games import Restored, SaveOutcome, SaveStore, Summary
-from .settings import KEY_STATS
-from .stats import Abandoned, Reset, Started, StatsEvent, Tally, Won, apply, read_tally, stats_key
+from .stats import KEY_STATS, Abandoned, Reset, Started, StatsEvent, Tally, Won, apply, read_tally, stats_key
 
 FRESH, OPEN, DONE, WATCHED = "fresh", "open", "done", "watched"
 

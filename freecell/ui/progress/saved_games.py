@@ -59,7 +59,8 @@ from ...position import BoardError, Position
 from ...rules import FREECELL
 from ...variants import VARIANTS
 from ..address.query import StartRequest
-from .keyvalue import KeyValue, MemoryStorage
+from .keyvalue import KeyValue, MemoryStorage, StoredDataError
+from .legacy import KEY_GAME, LEGACY_ID, load_game
 from .save_entries import (
     KEEP_FINISHED,
     LIMIT,
@@ -83,7 +84,8 @@ from .save_format import (
     replay_records,
     start_game,
 )
-from .settings import KEY_GAME, KEY_SETTINGS, KEY_STATS, StoredDataError, load_game
+from .settings import KEY_SETTINGS
+from .stats import KEY_STATS
 
 __all__ = [
     "KEEP_FINISHED",
@@ -102,7 +104,6 @@ __all__ = [
 
 KEY_TAB = "freecell.tab"  # in the tab's own store: the game this tab plays
 TAB_FORMAT = "freecell-tab"
-LEGACY_ID = "v1"  # the id of the game found in the single slot of older pages
 COMPACT_SLACK = 256  # records beyond twice the history that make a load write it anew
 COMPACT_AT = 100_000  # records that make a save write the history anew (far below records.MAX_RECORDS)
 

@@ -1,71 +1,43 @@
-"""What the page keeps in the browser's storage, and how it is read back.
+"""The player's settings: one check box or list of the settings panel each, and their stored form.
 
-Three entries, each a JSON text with its own format name and version, so
-that one damaged entry costs only itself:
+A :class:`Settings` value holds every field by the ``data-field`` name of
+its control (:data:`FLAG_SETTINGS`: check boxes, :data:`CHOICE_SETTINGS`:
+lists, whose first value is the default).  It is stored under
+:data:`KEY_SETTINGS` as ``{"format": "freecell-settings", "version": 1}``
+and one field per control: a check box's true or false, a list's value or
+null for its default (for the language: the browser's own).
 
-===================== ==================================================
-key                   value
-===================== ==================================================
-``freecell.game``     the game in progress: :meth:`freecell.game.Game.to_json`
-                      (``{"format": "freecell-game", "version": 1, "deal"
-                      or "board", "rules", "auto_move", "turns", "redo",
-                      "elapsed"}``): the start, the rules, every turn for
-                      undo, the turns undone for redo, and the clock
-``freecell.stats``    :meth:`freecell.ui.progress.stats.Statistics.to_json`
-                      (``{"format": "freecell-stats", "version": 1,
-                      "played", "won", "streak", "longest", "best_score",
-                      "open", "deals": {"freecell:617": [seconds, moves]}}``)
-``freecell.settings`` :meth:`Settings.to_json` (``{"format":
-                      "freecell-settings", "version": 1}`` and one field
-                      per control of the settings panel, by its
-                      ``data-field`` name: the check boxes of
-                      :data:`FLAG_SETTINGS` as true or false, the lists
-                      of :data:`CHOICE_SETTINGS` as one of their values
-                      or null for the default)
-===================== ==================================================
+Reading it back (:func:`load_settings`) recovers field by field: a field of
+the wrong type or value, or one that is not known, is dropped and its
+default stays; a text that is not settings of this version at all raises
+:class:`~freecell.ui.progress.keyvalue.StoredDataError`.  An older page's
+``"winnable-only": true`` is read as the deal source ``"winnable"``.
 
-Everything read is checked against an allow-list (formats, versions, field
-names, types, ranges, sizes; the game is replayed move by move through the
-engine).  The loaders raise :class:`StoredDataError` and nothing else;
-:func:`restore` never raises: it returns what could be used, with the names
-of the entries that were damaged, and the page starts those fresh (and says
-so once).  Settings are recovered field by field; a game whose history is
-damaged but whose deal number is sound starts that deal over.  Settings
-stored by an older page are read too: its ``"winnable-only": true`` is the
-deal source ``"winnable"``.
+    >>> s = Settings().with_flag("score", True).with_choice("theme", "light")
+    >>> load_settings(s.to_json()) == (s, False)
+    True
+    >>> Settings().with_choice("theme", "purple") == Settings()    # a value not offered changes nothing
+    True
 """
 
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ... import safejson
-from ...deals import DEAL_SOURCES, DealNumberError, check_deal_number
-from ...game import MAX_SAVE_CHARS, SAVE_FORMAT, Game, GameLoadError
-from ...rules import Rules
+from ...deals import DEAL_SOURCES
 from ...variants import VARIANTS
-from .stats import Statistics, StatsLoadError
+from .keyvalue import StoredDataError
 
-KEY_GAME = "freecell.game"
-KEY_STATS = "freecell.stats"
 KEY_SETTINGS = "freecell.settings"
-KEYS = (KEY_GAME, KEY_STATS, KEY_SETTINGS)
-
-# The languages of the page (one catalogue each: static/i18n/<lang>.json), the values of the
-# language setting; freecell.ui.text.catalogue formats their messages.
-LANGUAGES = ("en", "fr", "it", "ro", "de", "es")
-
 SETTINGS_FORMAT = "freecell-settings"
 SETTINGS_VERSION = 1
 MAX_SETTINGS_CHARS = 2000
 
-
-class StoredDataError(ValueError):
-    """A stored entry that cannot be used: corrupt, foreign, hostile or of another version."""
-
+# The languages of the page (one catalogue each: static/i18n/<lang>.json), the values of the
+# language setting; freecell.ui.text.catalogue formats their messages.
+LANGUAGES = ("en", "fr", "it", "ro", "de", "es")
 
 # The settings kept, by the ``data-field`` name of their control in the settings
 # panel: check boxes (true or false) with their defaults, and choices (lists)
@@ -91,6 +63,7 @@ CHOICE_SETTINGS: dict[str, tuple[str, ...]] = {
 }
 # Fields an older page stored, read once into today's settings.
 LEGACY_SETTINGS = ("winnable-only",)
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -164,82 +137,3 @@ def load_settings(text: object) -> tuple[Settings, bool]:
             else:
                 damaged = True
     return settings, damaged
-
-
-def load_stats(text: object) -> Statistics:
-    """Statistics from their stored text; :class:`StoredDataError` on anything else."""
-    try:
-        return Statistics.from_json(text)
-    except StatsLoadError as e:
-        raise StoredDataError(str(e)) from None
-
-
-def load_game(text: object, clock: Callable[[], float] = time.monotonic,
-              keep_prefix: bool = False) -> tuple[Game, bool]:
-    """The saved game, and whether it was damaged (started over, or cut short).
-
-    The game comes back exactly (start, rules, history, redo, time, with the
-    clock paused).  With ``keep_prefix``, a damaged history keeps its longest
-    legal prefix (``True``: damaged); otherwise, or if the rest of the record
-    is damaged too, but the deal number and rules are sound, that deal
-    starts over (``True``); otherwise :class:`StoredDataError`.
-    """
-    if not isinstance(text, str):
-        raise StoredDataError("a saved game is text")
-    try:
-        if keep_prefix:
-            return Game.from_json_prefix(text, clock=clock)
-        return Game.from_json(text, clock=clock), False
-    except GameLoadError as e:
-        reason = str(e)
-    try:
-        data = safejson.load_record(text, SAVE_FORMAT, MAX_SAVE_CHARS, "the saved game", StoredDataError)
-        deal = check_deal_number(data["deal"])
-        variant = data.get("variant")
-        if variant is not None:
-            return Game(deal, variant=str(variant), clock=clock), True
-        return Game(deal, rules=Rules.from_json(data.get("rules", {})), clock=clock), True
-    except (StoredDataError, DealNumberError, ValueError, TypeError, KeyError, RecursionError):
-        raise StoredDataError(reason) from None
-
-
-@dataclass(slots=True)
-class Restored:
-    """What :func:`restore` found.  ``damaged``: the keys whose entry could not be used."""
-
-    game: Game | None = None
-    stats: Statistics = field(default_factory=Statistics)
-    settings: Settings = field(default_factory=Settings)
-    damaged: list[str] = field(default_factory=list)
-
-
-def restore(read: Callable[[str], str | None], clock: Callable[[], float] = time.monotonic,
-            keep_prefix: bool = False) -> Restored:
-    """Read the three entries through ``read`` (``None``: absent); never raises.
-
-    ``keep_prefix``: a damaged game history keeps its legal prefix (see :func:`load_game`).
-    """
-    out = Restored()
-    text = read(KEY_SETTINGS)
-    if text is not None:
-        try:
-            out.settings, damaged = load_settings(text)
-        except StoredDataError:
-            damaged = True
-        if damaged:
-            out.damaged.append(KEY_SETTINGS)
-    text = read(KEY_STATS)
-    if text is not None:
-        try:
-            out.stats = load_stats(text)
-        except StoredDataError:
-            out.damaged.append(KEY_STATS)
-    text = read(KEY_GAME)
-    if text is not None:
-        try:
-            out.game, damaged = load_game(text, clock, keep_prefix)
-        except StoredDataError:
-            damaged = True
-        if damaged:
-            out.damaged.append(KEY_GAME)
-    return out

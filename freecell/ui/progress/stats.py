@@ -1,37 +1,30 @@
-"""Statistics of the games played on this device: a value, its rules, its JSON.
+"""Statistics of the games played on this device, merged into what is stored at each change.
 
 What counts:
 
-- a game is *played* when its first move is made (:meth:`Statistics.record_start`);
+- a game is *played* when its first move is made (:class:`Started`);
   opening a deal and leaving it untouched counts for nothing;
-- it is *won* when its last card goes home (:meth:`Statistics.record_win`);
-  a game is won once, whatever undo and redo do afterwards;
-- a started game that is left unfinished, for a new deal or a replay of the
-  same deal, is *abandoned* (:meth:`Statistics.record_abandon`): it stays
-  played and not won (that is the loss), and it breaks the winning streak.
+- it is *won* when its last card goes home (:class:`Won`); a game is won
+  once, whatever undo and redo do afterwards;
+- a started game is *abandoned* (:class:`Abandoned`) only when the page says
+  it was really left: dropped from the unfinished games, or left with no way
+  back.  It stays played and not won (that is the loss), and it breaks the
+  winning streak.
 
-Per deal (keyed by :func:`deal_key`: the rules' id and the deal number) the
-best time and the fewest moves of its wins are kept; the best score is kept
-over all wins.  Positions typed as a board are not deals and count nowhere.
+Per deal (keyed by :func:`stats_key`: the variant, or the rules' id, and the
+deal number) the best time and the fewest moves of its wins are kept; the
+best score is kept over all wins.  Positions typed as a board are not deals
+and count nowhere.
 
-The JSON form (:meth:`Statistics.to_json`, :meth:`Statistics.from_json`) is
-versioned; loading anything that is not exactly a valid record raises
-:class:`StatsLoadError` and nothing else, and the caller starts fresh.
-
-Several tabs: merged changes (version 2)
-----------------------------------------
-
-:class:`Statistics` is one tab's value, written whole: two tabs then erase
-each other's wins.  :func:`apply` never holds statistics in a tab: each
-change (:class:`Started`, :class:`Won`, :class:`Abandoned`, :class:`Reset`)
-is applied to the text stored *now* and gives the text to write back at
+Several tabs share the statistics, so no tab holds them: :func:`apply`
+applies each change (:class:`Started`, :class:`Won`, :class:`Abandoned`,
+:class:`Reset`) to the text stored *now* and gives the text to write back at
 once (read, merge, write), so what every tab did survives.  The value,
 :class:`Tally`, knows every started, unfinished game by its id (the id of
-its saved entry, :mod:`freecell.ui.progress.saved_games`), not one "open" game for all
-tabs: starting a game in one tab abandons nothing in another.  A game is
-abandoned only when the page says so (:class:`Abandoned`: it was dropped
-from the unfinished games, or left with no way back).  Every change is
-idempotent: a game started twice is played once, won twice counted once.
+its saved entry, :mod:`freecell.ui.progress.saved_games`), not one "open"
+game for all tabs: starting a game in one tab abandons nothing in another.
+Every change is idempotent: a game started twice is played once, won twice
+counted once.
 
 >>> text = apply(None, Started("a1", "freecell:617")).text
 >>> text = apply(text, Started("b2", "freecell:5")).text       # another tab
@@ -40,10 +33,13 @@ idempotent: a game started twice is played once, won twice counted once.
 >>> tally.played, tally.won, tally.best("freecell:617"), tally.open_games()
 (2, 1, DealRecord(best_seconds=200, fewest_moves=90), ('b2',))
 
-The stored form is ``{"format": "freecell-stats", "version": 2, "played",
-"won", "streak", "longest", "best_score", "open": [[id, key], ...],
-"deals": {...}}``; a version 1 record is read too (its open game becomes
-the one of id ``v1``, the id older pages' saved game is moved to).
+The stored form (:data:`KEY_STATS`) is ``{"format": "freecell-stats",
+"version": 2, "played", "won", "streak", "longest", "best_score", "open":
+[[id, key], ...], "deals": {...}}``.  Everything read is checked against an
+allow-list; what cannot be used starts fresh (:func:`read_tally` says it was
+damaged).  Older pages wrote version 1, one tab's statistics whole, with one
+``"open"`` deal key: it is read too, its open game becoming the one of id
+``v1`` (the id the older pages' saved game is moved to).
 """
 
 from __future__ import annotations
@@ -51,19 +47,23 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ... import safejson
 from ...rules import FREECELL, Rules
+from .legacy import LEGACY_ID
 from .save_format import ID_SHAPE
 
+KEY_STATS = "freecell.stats"
 STATS_FORMAT = "freecell-stats"
-STATS_VERSION = 1
+TALLY_VERSION = 2
+LEGACY_VERSION = 1  # one tab's statistics, written whole by older pages
 MAX_STATS_CHARS = 200_000
 MAX_DEALS = 1000  # records kept per deal; the oldest go first
 MAX_COUNT = 10**9
 MAX_SECONDS = 10**8
+MAX_OPEN = 64  # started, unfinished games known; beyond, the oldest counts as abandoned
 KEY_SHAPE = re.compile(r"[a-z0-9.-]{1,40}:[0-9]{1,10}")
 
 
@@ -111,118 +111,6 @@ class DealRecord:
     fewest_moves: int
 
 
-@dataclass(slots=True)
-class Statistics:
-    played: int = 0
-    won: int = 0
-    streak: int = 0  # wins in a row, now
-    longest: int = 0  # the longest streak ever
-    best_score: int = 0
-    open: str | None = None  # the key of the started, unfinished game, if any
-    deals: dict[str, DealRecord] = field(default_factory=dict)
-
-    # --- figures ---------------------------------------------------------
-    def win_rate(self) -> int | None:
-        """Games won out of games played, in whole percent; ``None`` before any game."""
-        if not self.played:
-            return None
-        return round(100 * self.won / self.played)
-
-    def best(self, key: str) -> DealRecord | None:
-        return self.deals.get(key)
-
-    # --- events ----------------------------------------------------------
-    def record_start(self, key: str) -> None:
-        """The first move of a game: it is played.  An unfinished open game is abandoned."""
-        if not KEY_SHAPE.fullmatch(key):
-            raise ValueError(f"not a deal key: {key!r}")
-        if self.open is not None:
-            self.record_abandon()
-        self.played = min(self.played + 1, MAX_COUNT)
-        self.open = key
-
-    def record_win(self, key: str, seconds: float, moves: int, score: int) -> bool:
-        """The game ``key`` was won; ``False`` (and nothing changes) unless it was open."""
-        if self.open != key:
-            return False
-        self.open = None
-        self.won = min(self.won + 1, self.played)
-        self.streak += 1
-        self.longest = max(self.longest, self.streak)
-        self.best_score = max(self.best_score, max(0, int(score)))
-        secs = min(MAX_SECONDS, max(0, int(seconds))) if math.isfinite(seconds) else MAX_SECONDS
-        moves = min(MAX_COUNT, max(1, int(moves)))  # a win takes one move at least
-        old = self.deals.pop(key, None)
-        if old is not None:
-            secs, moves = min(secs, old.best_seconds), min(moves, old.fewest_moves)
-        self.deals[key] = DealRecord(secs, moves)  # now the most recent
-        while len(self.deals) > MAX_DEALS:
-            del self.deals[next(iter(self.deals))]
-        return True
-
-    def record_abandon(self) -> bool:
-        """The open game was left unfinished: the streak ends.  ``False`` if none was open."""
-        if self.open is None:
-            return False
-        self.open = None
-        self.streak = 0
-        return True
-
-    # --- JSON --------------------------------------------------------------
-    def to_json(self) -> str:
-        data: dict[str, object] = {
-            "format": STATS_FORMAT,
-            "version": STATS_VERSION,
-            "played": self.played,
-            "won": self.won,
-            "streak": self.streak,
-            "longest": self.longest,
-            "best_score": self.best_score,
-            "open": self.open,
-            "deals": {k: [r.best_seconds, r.fewest_moves] for k, r in self.deals.items()},
-        }
-        return json.dumps(data, separators=(",", ":"))
-
-    @classmethod
-    def from_json(cls, text: object) -> Statistics:
-        """Statistics from their JSON text; :class:`StatsLoadError` on anything else."""
-        try:
-            return cls._load(text)
-        except StatsLoadError:
-            raise
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as e:
-            raise StatsLoadError(f"the statistics are damaged ({type(e).__name__})") from None
-
-    @classmethod
-    def _load(cls, text: object) -> Statistics:
-        data = safejson.load_record(text, STATS_FORMAT, MAX_STATS_CHARS, "the statistics", StatsLoadError,
-                                    STATS_VERSION)
-        known = {"format", "version", "played", "won", "streak", "longest", "best_score", "open", "deals"}
-        if set(data) != known:
-            raise StatsLoadError("the statistics have missing or unknown fields")
-        counts = {name: _count(data[name], name) for name in ("played", "won", "streak", "longest",
-                                                              "best_score")}
-        if not (counts["won"] <= counts["played"] and counts["streak"] <= counts["longest"]
-                <= counts["won"]):
-            raise StatsLoadError("the statistics do not add up")
-        open_key = data["open"]
-        if open_key is not None:
-            _check_key(open_key)
-        deals_data = data["deals"]
-        if not isinstance(deals_data, dict) or len(deals_data) > MAX_DEALS:
-            raise StatsLoadError("the deal records are wrong")
-        deals: dict[str, DealRecord] = {}
-        for key, value in deals_data.items():
-            _check_key(key)
-            if not (isinstance(value, list) and len(value) == 2):
-                raise StatsLoadError("a deal record is wrong")
-            secs, moves = _count(value[0], "best time"), _count(value[1], "fewest moves")
-            if secs > MAX_SECONDS or moves < 1:
-                raise StatsLoadError("a deal record is out of range")
-            deals[key] = DealRecord(secs, moves)
-        return cls(open=open_key, deals=deals, **counts)
-
-
 def _count(value: object, name: str) -> int:
     if type(value) is not int or not 0 <= value <= MAX_COUNT:
         raise StatsLoadError(f"{name} must be a whole number from 0 to {MAX_COUNT}")
@@ -232,13 +120,6 @@ def _count(value: object, name: str) -> int:
 def _check_key(key: object) -> None:
     if not isinstance(key, str) or not KEY_SHAPE.fullmatch(key):
         raise StatsLoadError("a deal key is wrong")
-
-
-# --- several tabs: changes merged into what is stored (version 2) -------------------------------
-
-TALLY_VERSION = 2
-MAX_OPEN = 64  # started, unfinished games known; beyond, the oldest counts as abandoned
-LEGACY_OPEN_ID = "v1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,23 +264,31 @@ def apply(stored: object, change: StatsEvent) -> Applied:
 
 def _read_tally(text: object) -> Tally:
     data = safejson.load_record(text, STATS_FORMAT, MAX_STATS_CHARS, "the statistics", StatsLoadError)
-    if data.get("version") == STATS_VERSION:  # one tab's statistics, from an older page
-        old = Statistics._load(text)
-        legacy = () if old.open is None else ((LEGACY_OPEN_ID, old.open),)
-        return Tally(old.played, old.won, old.streak, old.longest, old.best_score, legacy,
-                     tuple((k, r) for k, r in old.deals.items()))
-    if type(data.get("version")) is not int or data["version"] != TALLY_VERSION:
-        raise StatsLoadError(f"the statistics have version {data.get('version')!r}")
+    version = data.get("version")
+    if type(version) is not int or version not in (LEGACY_VERSION, TALLY_VERSION):
+        raise StatsLoadError(f"the statistics have version {version!r}")
     known = {"format", "version", "played", "won", "streak", "longest", "best_score", "open", "deals"}
     if set(data) != known:
         raise StatsLoadError("the statistics have missing or unknown fields")
     counts = {name: _count(data[name], name) for name in ("played", "won", "streak", "longest", "best_score")}
     if not counts["won"] <= counts["played"] or not counts["streak"] <= counts["longest"] <= counts["won"]:
         raise StatsLoadError("the statistics do not add up")
-    opened: list[tuple[str, str]] = []
-    raw: Any = data["open"]
+    opened = _read_legacy_open(data["open"]) if version == LEGACY_VERSION else _read_open(data["open"])
+    return Tally(open=opened, deals=_read_deals(data["deals"]), **counts)
+
+
+def _read_legacy_open(raw: object) -> tuple[tuple[str, str], ...]:
+    """Version 1's one open game, a deal key or null: the game of id :data:`LEGACY_ID`."""
+    if raw is None:
+        return ()
+    _check_key(raw)
+    return ((LEGACY_ID, str(raw)),)
+
+
+def _read_open(raw: Any) -> tuple[tuple[str, str], ...]:
     if not isinstance(raw, list) or len(raw) > MAX_OPEN:
         raise StatsLoadError("the open games are wrong")
+    opened: list[tuple[str, str]] = []
     for item in raw:
         if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
                 and ID_SHAPE.fullmatch(item[0])):
@@ -408,11 +297,14 @@ def _read_tally(text: object) -> Tally:
         opened.append((item[0], item[1]))
     if len({g for g, _ in opened}) != len(opened):
         raise StatsLoadError("an open game is listed twice")
-    deals_data = data["deals"]
-    if not isinstance(deals_data, dict) or len(deals_data) > MAX_DEALS:
+    return tuple(opened)
+
+
+def _read_deals(raw: object) -> tuple[tuple[str, DealRecord], ...]:
+    if not isinstance(raw, dict) or len(raw) > MAX_DEALS:
         raise StatsLoadError("the deal records are wrong")
     deals: list[tuple[str, DealRecord]] = []
-    for key, value in deals_data.items():
+    for key, value in raw.items():
         _check_key(key)
         if not (isinstance(value, list) and len(value) == 2):
             raise StatsLoadError("a deal record is wrong")
@@ -420,4 +312,4 @@ def _read_tally(text: object) -> Tally:
         if secs > MAX_SECONDS or moves < 1:
             raise StatsLoadError("a deal record is out of range")
         deals.append((key, DealRecord(secs, moves)))
-    return Tally(open=tuple(opened), deals=tuple(deals), **counts)
+    return tuple(deals)

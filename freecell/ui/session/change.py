@@ -40,11 +40,6 @@ class SaveGame:
 
 
 @dataclass(frozen=True, slots=True)
-class SaveStats:
-    """Write the statistics."""
-
-
-@dataclass(frozen=True, slots=True)
 class SaveSettings:
     """Write the settings."""
 
@@ -103,15 +98,8 @@ class ShareLink:
     query: str
 
 
-@dataclass(frozen=True, slots=True)
-class ShowNotice:
-    """Show the notice line of ``kind`` (``storage``, ``damaged``)."""
-
-    kind: str
-
-
-Effect = (SaveGame | SaveStats | SaveSettings | AskSolver | CancelSolver | TellHost | SetAddress
-          | LoadLanguage | FinishNext | ShowNotice | WatchNext | ShareLink)
+Effect = (SaveGame | SaveSettings | AskSolver | CancelSolver | TellHost | SetAddress | LoadLanguage
+          | FinishNext | WatchNext | ShareLink)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +112,7 @@ class Change:
     the one shown before to the one shown now (empty: draw without animating
     when ``redraw``).  ``new_game``: another game is on the table (its shape
     may differ).  ``game_changed``: the position or the game changed, so a
-    press in progress no longer means anything.  ``look``: a setting of the
-    table's look changed.  ``texts``: the language changed.  ``message``:
+    press in progress no longer means anything.  ``texts``: the language changed.  ``message``:
     ``None`` leaves the line as it is.
     """
 
@@ -134,11 +121,7 @@ class Change:
     redraw: bool = False
     new_game: bool = False
     game_changed: bool = False
-    look: bool = False
     texts: bool = False
     message: MessageLine | None = None
     announce: str = ""
     effects: tuple[Effect, ...] = ()
-
-
-NOTHING = Change()

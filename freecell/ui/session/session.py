@@ -142,7 +142,6 @@ class Session(Watching):
         self.deal_error: str | None = None  # the deal field's error code, if any
         self.notice: str | None = None
         self._said: set[str] = set()  # the notices said once a page load (damaged, refused storage)
-        self.started = False
         self.watching: pb.Playback | None = None  # the solution on show, step by step
         self.watch_speed = "normal"  # kept from one playback to the next
         self._ticket = 0
@@ -213,7 +212,6 @@ class Session(Watching):
             elif link.game.moves:
                 message = MessageLine(self.cat.t("link.opened", n=link.game.moves))
             announce = " ".join(w for w in (message.text if message else "", change.announce) if w)
-            self.started = True
             if boot.storage_refused:
                 self._show_notice("refused")
             if damaged:
@@ -227,7 +225,6 @@ class Session(Watching):
         else:
             damaged = damaged or (restored is not None and restored.damaged)
             change = self.new_deal()
-        self.started = True
         effects = list(change.effects)
         message, announce = change.message, change.announce
         if req.error:
@@ -382,10 +379,6 @@ class Session(Watching):
         A pure query (the drag's highlight asks it as the pointer moves).
         """
         return self.table.landing(pile, index, dst)
-
-    def can_drop(self, pile: Pile, index: int, dst: Pile | None) -> bool:
-        """Whether releasing cards dragged from card ``index`` of ``pile`` over ``dst`` plays a move."""
-        return self.landing(pile, index, dst) is not None
 
     @_touches
     def play(self, move: Move) -> Change:
@@ -751,7 +744,7 @@ class Session(Watching):
             effects += self._analyse()
         elif name == "language":
             effects.append(LoadLanguage(new.choice(name)))
-        return Change(kind="settings", look=look, redraw=look, effects=tuple(effects))
+        return Change(kind="settings", redraw=look, effects=tuple(effects))
 
     def set_catalogue(self, cat: Catalogue) -> Change:
         """The language changed: every text again (the search, the hint and Finish go on)."""

@@ -1,10 +1,10 @@
-"""What the page stores, and how it reads it back; the embedding allow-lists.
+"""The settings as stored, and the single saved game of older pages, read back.
 
-Every loader of :mod:`freecell.ui.progress.settings` raises :class:`StoredDataError` and
-nothing else, whatever it is given (Hypothesis feeds arbitrary JSON and
-near-valid records); :func:`restore` never raises.  The parsers of
-:mod:`freecell.ui.address.embed` and :func:`freecell.ui.address.query.parse_embed` accept
-only the documented shapes.
+:func:`freecell.ui.progress.settings.load_settings` and
+:func:`freecell.ui.progress.legacy.load_game` raise :class:`StoredDataError`
+and nothing else, whatever they are given (Hypothesis feeds arbitrary JSON
+and near-valid records); settings are recovered field by field, a damaged
+history keeps its longest legal prefix.
 """
 
 from __future__ import annotations
@@ -21,23 +21,15 @@ from freecell import safejson
 from freecell.game import Game
 from freecell.piles import Move
 from freecell.rules import Rules
-from freecell.ui.address.embed import COMMAND_SOURCE, Command, event, parse_command, parse_origin
-from freecell.ui.address.query import EmbedRequest, parse_embed, parse_query
+from freecell.ui.progress.keyvalue import StoredDataError
+from freecell.ui.progress.legacy import load_game
 from freecell.ui.progress.settings import (
     CHOICE_SETTINGS,
     FLAG_SETTINGS,
-    KEY_GAME,
-    KEY_SETTINGS,
-    KEY_STATS,
     SETTINGS_FORMAT,
     Settings,
-    StoredDataError,
-    load_game,
     load_settings,
-    load_stats,
-    restore,
 )
-from freecell.ui.progress.stats import Statistics, deal_key
 
 # Moves of deal 617 (see tests/browser/test_page.py).
 MOVES_617 = ("58", "6a", "82x2")
@@ -194,8 +186,8 @@ def test_a_damaged_history_can_keep_its_legal_prefix() -> None:
     data["turns"] = "58"  # not a list: no turn kept, the deal itself is sound
     game, damaged = load_game(json.dumps(data), keep_prefix=True)
     assert damaged and game.moves == 0
-    out = restore({KEY_GAME: json.dumps({**data, "turns": ["58", "11"]})}.get, keep_prefix=True)
-    assert out.damaged == [KEY_GAME] and out.game is not None and out.game.moves == 1
+    game, damaged = load_game(json.dumps({**data, "turns": ["58", "11"]}), keep_prefix=True)
+    assert damaged and game.moves == 1
 
 
 @settings(max_examples=200, deadline=None)
@@ -232,60 +224,16 @@ def test_deep_nesting_is_refused_before_json_sees_it() -> None:
     assert safejson.too_deep(deep)
     assert not safejson.too_deep(played_617().to_json())
     assert safejson.depth('["[[[[", {"a": "]]]"}]') == 2  # brackets in strings do not count
-    for loader in (load_settings, load_stats, load_game):
+    for loader in (load_settings, load_game):
         with pytest.raises(StoredDataError):
             loader(deep)
-    assert parse_command(HOSTS[0], "[" * 100_000 + "]" * 100_000, HOSTS) is None
-
-
-def test_stats_loader_wraps_its_error() -> None:
-    s = Statistics()
-    s.record_start(deal_key(1))
-    assert load_stats(s.to_json()) == s
-    with pytest.raises(StoredDataError):
-        load_stats('{"format": "freecell-stats"}')
-
-
-# --- restore ---------------------------------------------------------------------------
-
-
-def test_restore_reads_all_three() -> None:
-    stats = Statistics()
-    stats.record_start(deal_key(617))
-    settings_ = Settings().with_choice("deal-source", "winnable")
-    stored = {KEY_GAME: played_617().to_json(), KEY_STATS: stats.to_json(), KEY_SETTINGS: settings_.to_json()}
-    out = restore(stored.get)
-    assert out.damaged == []
-    assert out.game is not None and out.game.moves == 2
-    assert out.stats == stats and out.settings == settings_
-
-
-def test_restore_of_nothing_is_a_fresh_start() -> None:
-    out = restore(lambda _key: None)
-    assert out.game is None and out.stats == Statistics() and out.settings == Settings() and out.damaged == []
-
-
-def test_restore_names_what_was_damaged_and_keeps_the_rest() -> None:
-    stored = {KEY_GAME: "<img src=x>", KEY_STATS: '{"format":"freecell-stats","version":1}',
-              KEY_SETTINGS: Settings().with_choice("language", "fr").to_json()}
-    out = restore(stored.get)
-    assert sorted(out.damaged) == sorted([KEY_GAME, KEY_STATS])
-    assert out.game is None and out.stats == Statistics() and out.settings.language == "fr"
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.dictionaries(st.sampled_from([KEY_GAME, KEY_STATS, KEY_SETTINGS]),
-                       JSON.map(json.dumps) | st.text(max_size=50), max_size=3))
-def test_restore_never_raises(stored: dict[str, str]) -> None:
-    out = restore(stored.get)
-    assert set(out.damaged) <= set(stored)
 
 
 @settings(max_examples=300, deadline=None)
 @given(JSON)
 def test_loaders_raise_only_the_documented_error(value: Any) -> None:
     text = json.dumps(value)
-    for loader in (load_settings, load_stats, load_game):
+    for loader in (load_settings, load_game):
         with contextlib.suppress(StoredDataError):
             loader(text)
 
@@ -314,88 +262,6 @@ def test_near_valid_games_never_raise_anything_else(value: dict[str, Any]) -> No
     except StoredDataError:
         return
     assert load_game(game.to_json())[0].position == game.position
-
-
-# --- embedding -----------------------------------------------------------------------------
-
-
-def test_parse_embed() -> None:
-    assert parse_embed("") == EmbedRequest()
-    assert parse_embed("?embed=1") == EmbedRequest(True, ())
-    assert parse_embed("?embed=1").target == "*"
-    req = parse_embed("?embed=1&host=https://Example.org&host=http://127.0.0.1:8123/&host=https://example.org")
-    assert req.hosts == ("https://example.org", "http://127.0.0.1:8123")
-    assert req.target == "https://example.org"
-    for bad in ("?embed=true", "?embed=1x", "?embed=", "?Embed=1", "&".join(["a=1"] * 50) + "&embed=1"):
-        assert not parse_embed(bad).embed, bad
-    many = "&".join(f"host=http://h{i}.org" for i in range(8))
-    assert len(parse_embed("?embed=1&" + many).hosts) <= 4
-
-
-def test_parse_query_survives_too_many_fields() -> None:
-    assert parse_query("&".join(["x=1"] * 50)).error is not None
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["javascript:alert(1)", "data:text/html,x", "https://a.org/x", "https://a.org?x", "https://a.org#x",
-     "https://u:p@a.org", "https://a.org:99999", "https:// a.org", "https://a.org\n", "//a.org", "*",
-     "null", "https://<b>.org", "http://a.org\\@b.org", "", "h" * 300],
-    ids=short,
-)
-def test_bad_origins(text: str) -> None:
-    assert parse_origin(text) is None
-
-
-HOSTS = ("http://127.0.0.1:8000",)
-
-
-def test_commands() -> None:
-    ok = json.dumps({"source": COMMAND_SOURCE, "type": "deal", "deal": 617})
-    assert parse_command(HOSTS[0], ok, HOSTS) == Command("deal", 617)
-    new = json.dumps({"source": COMMAND_SOURCE, "type": "new"})
-    assert parse_command(HOSTS[0], new, HOSTS) == Command("new")
-    assert parse_command("http://127.0.0.1:9999", ok, HOSTS) is None  # another origin
-    assert parse_command("null", ok, HOSTS) is None
-    assert parse_command(HOSTS[0], ok, ()) is None  # no host named: nothing is accepted
-    for bad in (
-        {"source": COMMAND_SOURCE, "type": "deal", "deal": "617"},
-        {"source": COMMAND_SOURCE, "type": "deal", "deal": 0},
-        {"source": COMMAND_SOURCE, "type": "deal", "deal": True},
-        {"source": COMMAND_SOURCE, "type": "deal", "deal": 617, "extra": "<img src=x>"},
-        {"source": COMMAND_SOURCE, "type": "deal", "deal": 617, "__proto__": {}},
-        {"source": "freecell", "type": "deal", "deal": 617},
-        {"source": COMMAND_SOURCE, "type": "eval", "code": "alert(1)"},
-        [COMMAND_SOURCE, "new"],
-    ):
-        assert parse_command(HOSTS[0], json.dumps(bad), HOSTS) is None, bad
-    assert parse_command(HOSTS[0], "x" * 10_000, HOSTS) is None
-    assert parse_command(HOSTS[0], None, HOSTS) is None
-
-
-def test_a_field_json_dropped_is_refused_by_the_objects_own_keys() -> None:
-    """``{..., extra: undefined}``: JSON.stringify drops ``extra``, Object.keys still lists it."""
-    text = json.dumps({"source": COMMAND_SOURCE, "type": "deal", "deal": 617})
-    assert parse_command(HOSTS[0], text, HOSTS, ["source", "type", "deal"]) == Command("deal", 617)
-    assert parse_command(HOSTS[0], text, HOSTS, ("deal", "type", "source")) == Command("deal", 617)
-    for keys in (["source", "type", "deal", "extra"], ["source", "type"], ["source", "type", "deal", "deal"],
-                 "source,type,deal", [1, 2, 3], ["source", "type", "deal", *("x" * 20)], {}):
-        assert parse_command(HOSTS[0], text, HOSTS, keys) is None, keys
-
-
-@settings(max_examples=300, deadline=None)
-@given(JSON, st.sampled_from([*HOSTS, "http://evil.test", "null", ""]))
-def test_arbitrary_messages_never_raise(value: Any, origin: str) -> None:
-    cmd = parse_command(origin, json.dumps(value), HOSTS)
-    assert cmd is None or (origin in HOSTS and cmd.kind in ("new", "deal"))
-
-
-def test_events_have_the_fixed_shape() -> None:
-    assert event("started", 617, 1, 0.4) == {"source": "freecell", "type": "started", "deal": 617,
-                                             "moves": 1, "seconds": 0}
-    assert event("won", None, 90, 123.9)["seconds"] == 123
-    with pytest.raises(ValueError):
-        event("lost", 1, 1, 1)
 
 
 def test_rules_of_a_restored_variant_deal() -> None:
