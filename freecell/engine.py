@@ -26,12 +26,12 @@ want a base, so only aces and twos go up by themselves.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from .cards import KING, Card, is_red_suit
 from .piles import ANY_FOUNDATION, CELL, COLUMN, FOUNDATION, Move, Pile, cell, column, foundation
 from .position import Position
-from .rules import Build, EmptyColumn, Reason, Refusal, Rules
+from .rules import Build, EmptyColumn, Reason, Refusal, Rules, move_capacity
 
 _R = Refusal
 _NO_SUCH_PILE = _R(Reason.NO_SUCH_PILE)
@@ -50,12 +50,11 @@ class IllegalMoveError(ValueError):
 
 
 def capacity(pos: Position, rules: Rules, to_empty_column: bool = False) -> int:
-    """How many cards may move at once: to a non-empty column, or to an empty one."""
-    f = pos.cells.count(None) + 1
+    """How many cards may move at once: to a non-empty column, or to an empty one (:func:`move_capacity`)."""
     if rules.empty_column is not EmptyColumn.ANY:
-        return f
+        return move_capacity(pos.cells.count(None), 0)
     e = sum(1 for c in pos.columns if not c) - (1 if to_empty_column else 0)
-    return f << max(e, 0)
+    return move_capacity(pos.cells.count(None), e)
 
 
 def _exists(pos: Position, pile: Pile) -> bool:
@@ -200,6 +199,48 @@ def _with(found: tuple[int, int, int, int], s: int, v: int) -> tuple[int, int, i
     t = list(found)
     t[s] = v
     return (t[0], t[1], t[2], t[3])
+
+
+class NotASolutionError(ValueError):
+    """Moves that are not a solution: move ``index`` (from 0) is refused, or (``index`` ``None``) they
+    do not end with every card home."""
+
+    def __init__(self, message: str, index: int | None = None, move: Move | None = None,
+                 refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.index = index
+        self.move = move
+        self.refusal = refusal
+
+
+def verify_solution(start: Position, moves: Sequence[Move], rules: Rules) -> list[Position]:
+    r"""Replay ``moves`` from ``start``, each checked: the positions along them, ``start`` first.
+
+    The one replay-and-verify of a solution (a worker's reply, a known path,
+    the solver's own answer): :class:`NotASolutionError` when a move is
+    refused where it is played or the last position is not won.
+
+    >>> from freecell.rules import FREECELL
+    >>> pos = Position.from_text("Foundations: H-K C-K D-K S-Q\nFreecells: KS\n" + ":\n" * 8)
+    >>> len(verify_solution(pos, [Move.parse("ah")], FREECELL))
+    2
+    >>> verify_solution(pos, [], FREECELL)
+    Traceback (most recent call last):
+    ...
+    freecell.engine.NotASolutionError: the moves do not end with every card home
+    """
+    positions = [start]
+    pos = start
+    for i, m in enumerate(moves):
+        refusal = check_move(pos, m, rules)
+        if refusal is not None:
+            raise NotASolutionError(f"move {i + 1} ({m.text()}) is illegal: {refusal.reason.value}", i, m,
+                                    refusal)
+        pos = apply_move(pos, m)
+        positions.append(pos)
+    if not pos.is_won():
+        raise NotASolutionError("the moves do not end with every card home")
+    return positions
 
 
 def play(pos: Position, move: Move, rules: Rules) -> Position:

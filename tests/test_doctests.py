@@ -11,7 +11,9 @@ import pytest
 MODULES = [
     "freecell.cards",
     "freecell.deals",
+    "freecell.engine",
     "freecell.piles",
+    "freecell.rules",
     "freecell.safejson",
     "freecell.variants",
     "freecell.ui.table.cardart",

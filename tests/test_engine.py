@@ -16,6 +16,7 @@ import pytest
 from freecell.cards import card_text, make_card, parse_card
 from freecell.engine import (
     IllegalMoveError,
+    NotASolutionError,
     apply_move,
     can_finish,
     capacity,
@@ -29,10 +30,11 @@ from freecell.engine import (
     moving_cards,
     play,
     safe_automove,
+    verify_solution,
 )
 from freecell.piles import CELL, COLUMN, FOUNDATION, Move, cell, foundation
 from freecell.position import Position
-from freecell.rules import FREECELL, Build, EmptyColumn, Reason, Refusal, Rules
+from freecell.rules import FREECELL, Build, EmptyColumn, Reason, Refusal, Rules, move_capacity
 from tests.boards import (
     board,
     brute_force_moves,
@@ -262,7 +264,7 @@ CAPACITY_TO_EMPTY = [
 def test_capacity_table(f: int, e: int) -> None:
     pos = spread(range(52), FREECELL, empty_cells=f, empty_columns=e)
     assert pos.empty_cells() == f and empty_columns(pos) == e
-    assert capacity(pos, FREECELL) == CAPACITY[f][e]
+    assert capacity(pos, FREECELL) == CAPACITY[f][e] == move_capacity(f, e)
     if e:
         assert capacity(pos, FREECELL, to_empty_column=True) == CAPACITY_TO_EMPTY[f][e]
     # Kings only: empty columns never count.
@@ -665,3 +667,23 @@ def test_safe_automove_is_a_legal_home_move() -> None:
             assert check_move(pos, m, rules) is None
             assert is_safe_home(pos, moving_cards(pos, m)[0], rules)
     assert found > 50
+
+
+def test_verify_solution_replays_every_move_and_says_which_is_refused() -> None:
+    from pathlib import Path
+
+    from freecell.game import Game
+
+    game = Game(1)  # deal 1's solution, as turns: each turn's move and its moves home
+    for text in (Path(__file__).parent / "data" / "solutions" / "deal_1.txt").read_text().split():
+        game.play(Move.parse(text))
+    moves = [m for turn in game.turns for m in turn.moves]
+    start = Position.deal(1)
+    along = verify_solution(start, moves, FREECELL)
+    assert len(along) == len(moves) + 1 and along[0] == start and along[-1].is_won()
+    with pytest.raises(NotASolutionError) as refused:
+        verify_solution(start, [moves[0], Move.parse("11")], FREECELL)
+    assert refused.value.index == 1 and refused.value.refusal is not None
+    with pytest.raises(NotASolutionError) as short:
+        verify_solution(start, moves[:-1], FREECELL)
+    assert short.value.index is None

@@ -20,6 +20,7 @@ from typing import Any
 
 from js import Date, document, window
 
+from ..rules import move_capacity
 from ..ui.analysis import playback as pb
 from ..ui.progress.progress import game_key
 from ..ui.session.change import MessageLine
@@ -458,7 +459,7 @@ def _capacity_table(cat: Catalogue) -> Any:
         row.appendChild(th)
         for e in range(5):
             td = document.createElement("td")
-            td.textContent = str((f + 1) * 2**e)
+            td.textContent = str(move_capacity(f, e))
             row.appendChild(td)
         table.appendChild(row)
     return table

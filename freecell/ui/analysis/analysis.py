@@ -35,7 +35,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...engine import apply_move, check_move
+from ...engine import apply_move, check_move, verify_solution
 from ...piles import Move, MoveError
 from ...position import Position
 from ...rules import Rules
@@ -121,13 +121,7 @@ def parse_reply(data: object, pos: Position, rules: Rules) -> Reply | None:
             return None
         moves = tuple(_move(m) for m in raw_moves) if verdict is Verdict.SOLVED else ()
         if verdict is Verdict.SOLVED:
-            state = pos
-            for m in moves:
-                if check_move(state, m, rules) is not None:
-                    return None
-                state = apply_move(state, m)
-            if not state.is_won():
-                return None
+            verify_solution(pos, moves, rules)  # NotASolutionError: not a reply to use
         raw_hint = data.get("hint")
         hint = None if raw_hint is None else _move(raw_hint)
         if hint is not None and check_move(pos, hint, rules) is not None:
@@ -139,7 +133,7 @@ def parse_reply(data: object, pos: Position, rules: Rules) -> Reply | None:
             return None
         return SolverReply(verdict, moves, hint, _count(data.get("nodes", 0)), _count(data.get("ms", 0)),
                            difficulty if isinstance(difficulty, str) else None)
-    except (ValueError, TypeError, KeyError, MoveError, RecursionError):
+    except (ValueError, TypeError, KeyError, MoveError, RecursionError):  # NotASolutionError too
         return None
 
 

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from ...cards import Card
+from ...cards import Card, make_card
 from ...deals import DealNumberError, daily_deal, draw_deal, parse_deal_number
 from ...engine import apply_move
 from ...game import Game, Turn
@@ -176,7 +176,7 @@ class Session(Watching):
             c = pos.cells[sel.pile.index]
             return set() if c is None else {c}
         n = pos.foundations[sel.pile.index]
-        return {(n - 1) * 4 + sel.pile.index} if n else set()
+        return {make_card(n, sel.pile.index)} if n else set()
 
     def can_undo(self) -> bool:
         """Undo can do something: take back a turn, or go back to the game New deal (or Replay) left."""

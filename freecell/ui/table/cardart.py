@@ -33,7 +33,7 @@ with the card.
 
 from __future__ import annotations
 
-from ...cards import RANK_LETTERS, SUIT_LETTERS
+from ...cards import RANK_LETTERS, SUIT_LETTERS, is_red, rank, suit
 
 Elem = tuple[str, dict[str, str], str | None]
 
@@ -138,16 +138,15 @@ def suit_path(suit: int, x: float, y: float, size: float) -> str:
 
 def rank_text(card: int) -> str:
     """``A``, ``2`` ... ``10``, ``J``, ``Q``, ``K``."""
-    r = card // 4 + 1
+    r = rank(card)
     return "10" if r == 10 else RANK_LETTERS[r - 1]
 
 
 def colour_class(card: int, *, four_colour: bool = False) -> str:
     """The colour classes of ``card``: ``suit-red`` or ``suit-black``, plus ``suit-c``/``-d``/``-h``/``-s``
     with four colours (the page's ``<g class="card ...">`` can use the same string)."""
-    s = card % 4
-    base = "suit-red" if s in (1, 2) else "suit-black"
-    return f"{base} {_FOUR_COLOUR[s]}" if four_colour else base
+    base = "suit-red" if is_red(card) else "suit-black"
+    return f"{base} {_FOUR_COLOUR[suit(card)]}" if four_colour else base
 
 
 def _rank_attrs(
@@ -183,8 +182,8 @@ def card_face(
     w, h = float(width), float(height)
     rank_size, ten_em, suit_frac, small_rank, small_suit_frac = _LARGE if large else _NORMAL
     colour = colour_class(card, four_colour=four_colour)
-    s = card % 4
-    rank = rank_text(card)
+    s = suit(card)
+    label = rank_text(card)
     out: list[Elem] = [
         (
             "rect",
@@ -206,8 +205,8 @@ def card_face(
     size = w * rank_size
     cap = size * _CAP
     suit_size = w * suit_frac
-    top_attrs = _rank_attrs(rank, pad_x, pad_top + cap, size, "start", f"card-rank {colour}", ten_em)
-    out.append(("text", top_attrs, rank))
+    top_attrs = _rank_attrs(label, pad_x, pad_top + cap, size, "start", f"card-rank {colour}", ten_em)
+    out.append(("text", top_attrs, label))
     out.append(
         (
             "path",
@@ -225,9 +224,9 @@ def card_face(
     small_suit = w * small_suit_frac
     base = h - w * _PAD_BOTTOM
     suit_x = w - pad_x - small_suit
-    small_attrs = _rank_attrs(rank, suit_x - w * 0.02, base, small, "end", f"card-rank card-corner {colour}")
+    small_attrs = _rank_attrs(label, suit_x - w * 0.02, base, small, "end", f"card-rank card-corner {colour}")
     corner: list[Elem] = [
-        ("text", small_attrs, rank),
+        ("text", small_attrs, label),
         (
             "path",
             {

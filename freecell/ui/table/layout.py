@@ -54,7 +54,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ...cards import Card
+from ...cards import Card, make_card
 from ...piles import CELL, COLUMN, FOUNDATION, Pile
 from ...position import Position
 from .cardart import CARD_RATIO  # height / width
@@ -146,7 +146,7 @@ class Layout:
         for s, n in enumerate(pos.foundations):
             r = self.foundations[s]
             for rank in range(n):
-                out[rank * 4 + s] = Spot(Pile(FOUNDATION, s), rank, r.x, r.y)
+                out[make_card(rank + 1, s)] = Spot(Pile(FOUNDATION, s), rank, r.x, r.y)
         for i, c in enumerate(pos.cells):
             if c is not None:
                 r = self.cells[i]

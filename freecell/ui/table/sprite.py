@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ...cards import SUIT_LETTERS, card_text
+from ...cards import ACE, SUIT_LETTERS, SUITS, card_text, make_card, suit
 from .cardart import CARD_RATIO, Elem, card_face, pile_mark
 
 WIDTH = 100.0  # the symbols' own size: a card of 100 x 140 units
@@ -67,15 +67,15 @@ def sprite_svg() -> str:
     symbols: list[str] = []
     for large in (False, True):
         prefix = "ink-L-" if large else "ink-"
-        for suit in range(4):
-            elems = card_face(suit, WIDTH, HEIGHT, four_colour=True, large=large)[1:]
-            symbols.append(_symbol(prefix + SUIT_LETTERS[suit].lower(), [e for e in elems if e[0] == "path"],
+        for s in SUITS:  # the ace's drawing of each suit
+            elems = card_face(make_card(ACE, s), WIDTH, HEIGHT, four_colour=True, large=large)[1:]
+            symbols.append(_symbol(prefix + SUIT_LETTERS[s].lower(), [e for e in elems if e[0] == "path"],
                                    "ink"))
         for c in range(52):
             # the face rect is the page's own (the card's keyboard target)
             face = card_face(c, WIDTH, HEIGHT, four_colour=True, large=large)[1:]
             elems = [e for e in face if e[0] == "text"]
-            ink: Elem = ("use", {"href": f"#{prefix}{SUIT_LETTERS[c & 3].lower()}", "width": f"{WIDTH:g}",
+            ink: Elem = ("use", {"href": f"#{prefix}{SUIT_LETTERS[suit(c)].lower()}", "width": f"{WIDTH:g}",
                                  "height": f"{HEIGHT:g}"}, None)
             symbols.append(_symbol(face_id(c, large), [*elems, ink], "face"))
     for kind in PILE_KINDS:

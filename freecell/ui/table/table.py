@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...cards import suit
 from ...engine import IllegalMoveError, expand, run_length
 from ...game import Game, Turn
 from ...piles import CELL, COLUMN, FOUNDATION, HOME, Move, Pile
@@ -192,7 +193,7 @@ class TableState:
         if move.dst == HOME:
             pos = self.game.position
             card = pos.cells[pile.index] if pile.kind == CELL else pos.columns[pile.index][-1]
-            return Pile(FOUNDATION, (card or 0) & 3)
+            return Pile(FOUNDATION, suit(card or 0))
         return dst
 
     def play(self, move: Move) -> Outcome:

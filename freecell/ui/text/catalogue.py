@@ -19,8 +19,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 
-from ...cards import KING, card_symbol
-from ...rules import FREECELL, Reason, Refusal, Rules
+from ...cards import KING, SUITS, card_symbol, make_card, rank
+from ...rules import FREECELL, Reason, Refusal, Rules, move_capacity
 from ..progress.settings import LANGUAGES
 
 DEFAULT_LANGUAGE = "en"
@@ -76,7 +76,7 @@ class Catalogue:
         key = "reason." + r.reason.value
         if r.reason is Reason.TOO_MANY_CARDS:
             cells = self.count("refusal.cells", r.cells)
-            if r.capacity < (r.cells + 1) << r.columns:  # only kings fill empty columns: they do not help
+            if r.capacity < move_capacity(r.cells, r.columns):  # only kings fill empty columns: no help
                 key = "refusal.too_many_kings"
                 columns = ""
             elif r.onto is None:
@@ -88,10 +88,10 @@ class Catalogue:
             return self.t(key, moving=r.moving, capacity=r.capacity, cells=cells, columns=columns, onto=onto)
         if r.card is not None and r.onto is not None:
             onto = card_symbol(r.onto)
-            if r.card // 4 + 1 == KING:
+            if rank(r.card) == KING:
                 return self.t("refusal.king_on_card", onto=onto)
-            above = (r.card // 4 + 1) * 4  # the first card one rank higher
-            bases = [b for b in range(above, above + 4) if rules.builds_on(r.card, b)]
+            above = (make_card(rank(r.card) + 1, s) for s in SUITS)  # the cards one rank higher
+            bases = [b for b in above if rules.builds_on(r.card, b)]
             return self.t(key, card=card_symbol(r.card), bases=self.either([card_symbol(b) for b in bases]),
                           onto=onto)
         return self.t(key)

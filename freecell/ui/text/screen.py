@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import date
 
-from ...cards import card_symbol
+from ...cards import card_symbol, make_card, suit
 from ...deals import daily_deal
 from ...engine import moving_cards
 from ...game import Game
@@ -179,10 +179,10 @@ def hint_marks(bar: HintBar) -> tuple[dict[str, str], dict[int, str], set[str]]:
     cards = moving_cards(pos, move)
     marked = dict.fromkeys(cards, "from")
     if dst.kind == FOUNDATION:
-        suit = (cards[0] & 3) if cards else 0
-        dst_name = f"h{suit + 1}"
-        if pos.foundations[suit]:
-            marked[(pos.foundations[suit] - 1) * 4 + suit] = "to"
+        home = suit(cards[0]) if cards else 0
+        dst_name = f"h{home + 1}"
+        if pos.foundations[home]:
+            marked[make_card(pos.foundations[home], home)] = "to"
     else:
         dst_name = dst.text()
         if dst.kind == COLUMN and pos.columns[dst.index]:

@@ -21,7 +21,7 @@ own sentence, a hint, the win.
 
 from __future__ import annotations
 
-from ...cards import RANK_NAMES, SUIT_NAMES, Card
+from ...cards import RANK_NAMES, SUIT_NAMES, Card, make_card, rank, suit
 from ...engine import apply_move, moving_cards
 from ...game import Turn
 from ...piles import CELL, CELL_NAMES, COLUMN, FOUNDATION, Move, Pile
@@ -40,9 +40,8 @@ def plural(cat: Catalogue, key: str, n: int) -> str:
 
 
 def card_words(cat: Catalogue, card: Card) -> str:
-    rank = cat.t("card.rank." + RANK_NAMES[card // 4])
-    suit = cat.t("card.suit." + SUIT_NAMES[card & 3])
-    return cat.t("card.name", rank=rank, suit=suit)
+    return cat.t("card.name", rank=cat.t("card.rank." + RANK_NAMES[rank(card) - 1]),
+                 suit=cat.t("card.suit." + SUIT_NAMES[suit(card)]))
 
 
 def pile_name(cat: Catalogue, pile: Pile) -> str:
@@ -73,7 +72,7 @@ def pile_label(cat: Catalogue, pos: Position, pile: Pile, selected: bool = False
         top = pos.cells[pile.index]
     elif pile.kind == FOUNDATION:
         n = pos.foundations[pile.index]
-        top = (n - 1) * 4 + pile.index if n else None
+        top = make_card(n, pile.index) if n else None
     else:
         col = pos.columns[pile.index]
         top = col[-1] if col else None
@@ -157,7 +156,7 @@ def selection_sentence(cat: Catalogue, pos: Position, selection: Selection) -> s
             return ""
         card = cell
     else:
-        card = (pos.foundations[pile.index] - 1) * 4 + pile.index
+        card = make_card(pos.foundations[pile.index], pile.index)
     if selection.count == 1:
         return cat.t("say.selected_one", card=card_words(cat, card))
     return cat.t("say.selected_many", count=selection.count, card=card_words(cat, card))
