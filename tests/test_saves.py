@@ -36,7 +36,7 @@ from freecell.ui.progress.keyvalue import MemoryStorage
 from freecell.ui.progress.legacy import KEY_GAME, LEGACY_ID
 from freecell.ui.progress.save_failures import FailureNotice
 from freecell.ui.progress.save_format import CHUNK, PREFIX, parse_key, read_head
-from freecell.ui.progress.saved_games import KEY_TAB, LIMIT, ChangeKind, SaveOutcome, SaveStore
+from freecell.ui.progress.saved_games import KEY_TAB, LIMIT, KeyKind, SaveOutcome, SaveStore
 from freecell.ui.progress.stats import KEY_STATS
 
 
@@ -457,7 +457,7 @@ def test_another_tab_that_saved_the_game_since_is_never_overwritten() -> None:
     written = len(local.log)
     head_key = store_key(local)
     change = b.changed(head_key)  # the storage event in b
-    assert change.kind is ChangeKind.GAME and change.ours and change.conflict and b.conflict
+    assert change.kind is KeyKind.GAME and change.ours and change.conflict and b.conflict
     assert a.changed(head_key).conflict is False  # a wrote it itself
     game_b.play(game_b.legal_moves()[0])
     assert b.save(game_b, 20.0).outcome is SaveOutcome.CONFLICT
@@ -508,14 +508,14 @@ def test_storage_events_name_the_game_and_whether_it_is_this_tabs() -> None:
     play(a, game, 1, 1.0)
     b.start(Game(5, clock=clock))
     change = b.changed(store_key(local))
-    assert change.kind is ChangeKind.GAME and change.id == a.game_id
+    assert change.kind is KeyKind.GAME and change.id == a.game_id
     assert not change.ours and not change.conflict
     chunk = next(k for k in local.data if (p := parse_key(k)) is not None and p.gen is not None)
     assert a.changed(chunk).ours and not a.changed(chunk).conflict
-    assert b.changed(KEY_STATS).kind is ChangeKind.STATS
-    assert b.changed(None).kind is ChangeKind.CLEARED
-    assert b.changed("something.else").kind is ChangeKind.OTHER
-    assert b.changed(KEY_TAB).kind is ChangeKind.OTHER
+    assert b.changed(KEY_STATS).kind is KeyKind.STATS
+    assert b.changed(None).kind is KeyKind.CLEARED
+    assert b.changed("something.else").kind is KeyKind.OTHER
+    assert b.changed(KEY_TAB).kind is KeyKind.OTHER
 
 
 # --- faults --------------------------------------------------------------------------------------

@@ -181,7 +181,7 @@ class LongPress:
         self._close()
         if self.press is not None:
             self.press.dead = True
-        self.view.set_selected(self.session.selected_cards())
+        self.view.set_selected(self.session.table.selected_cards())
 
     # --- the buttons (a click reaches them only when no finger holds the picker) ---
     def step(self, up: bool) -> None:

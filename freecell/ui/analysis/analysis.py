@@ -1,8 +1,13 @@
-"""What the solver knows about the game on the table: verdicts, hints, Finish, proofs carried down.
+"""What the solver knows about the game on the table: verdicts, hints, proofs carried down.
 
-Pure Python (tested in CPython); the page's :class:`~freecell.ui.session.session.Session`
-owns one :class:`Analysis` and turns what it decides into effects (ask the
-worker, cancel it).  The rules it follows:
+Pure Python (tested in CPython).  The page's
+:class:`~freecell.ui.session.session.Session` owns one :class:`Analysis` and
+tells it what happened (the table shows another position, Hint was pressed, a
+reply came, the worker failed); each of these methods decides, updates the
+analysis and returns the effects for the page to carry out
+(:class:`~freecell.ui.analysis.replies.AskSolver`,
+:class:`~freecell.ui.analysis.replies.CancelSolver`).  Nothing outside this
+class writes its fields.  The rules it follows:
 
 - Every position the game reaches is analysed once by the solver worker.  A
   solved position also answers for every position along its solution; a
@@ -15,126 +20,35 @@ worker, cancel it).  The rules it follows:
 - A Hint is answered at once: with what is known, else with a quick
   heuristic move computed here (a small search, a few milliseconds), marked
   as a suggestion, which the solver's move replaces when it comes.  A second
-  press of Hint on the same position plays the move shown.
+  press of Hint on the same position plays the move shown
+  (:meth:`Analysis.take_hint`).
 - A search that ends without a verdict (the hint budget) gives its best move
   and goes on for :data:`DEEP_BUDGET_MS` more (the worker resumes it).
 - The hint bar never says the player has lost: an unsolvable position gets a
   plain sentence and its ways out, and "back to the last winnable position"
   when a position earlier on the line of play was proven winnable.
-
-Worker replies are parsed once (:func:`parse_reply`) into a
-:class:`SolverReply` with a :class:`Verdict`; a reply that is not of the
-protocol's shape, or whose moves are not legal when replayed, is refused
-(``None``) and the page logs it once.
 """
 
 from __future__ import annotations
 
-import enum
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
-from ...engine import apply_move, check_move, verify_solution
-from ...piles import Move, MoveError
+from ...engine import apply_move, check_move
+from ...piles import Move
 from ...position import Position
 from ...rules import Rules
 from ...solver import quick_hint
 from ...worker import MAX_PATH_MOVES  # the longest known solution a request may carry
+from .playback import Par, ParState
+from .replies import Ask, AskSolver, CancelSolver, Reply, SolverEffect, SolverReply, Verdict
 
 HINT_BUDGET_MS = 3000
 DEEP_BUDGET_MS = 20000  # the background search that follows an unfinished one
-FINISH_STEP_MS = 140
+PAR_BUDGET_MS = 10_000  # the search of the start after a win, when no solution of it is known
 MAX_KNOWN = 600  # positions remembered (a solution of 150 moves is 150 of them)
-MAX_REPLY_MOVES = 2000
-DIFFICULTIES = ("easy", "medium", "hard")
-
-
-class Verdict(enum.Enum):
-    """What the solver says of a position."""
-
-    SOLVED = "solved"
-    UNSOLVABLE = "unsolvable"
-    UNKNOWN = "unknown"
-
-
-@dataclass(frozen=True, slots=True)
-class SolverReply:
-    """A worker's ``result`` message, checked: every move legal when replayed from the position."""
-
-    verdict: Verdict
-    moves: tuple[Move, ...] = ()  # the solution from the position (solved only)
-    hint: Move | None = None
-    nodes: int = 0
-    ms: int = 0
-    difficulty: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SolverFailure:
-    """The worker cannot answer (it reported an error, or there is no worker)."""
-
-    message: str = ""
-
-
-Reply = SolverReply | SolverFailure
-
-
-def _count(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
-        raise ValueError("not a count")
-    return value
-
-
-def _move(data: object) -> Move:
-    if not isinstance(data, dict):
-        raise ValueError("a move is an object")
-    return Move.from_json(data)
-
-
-def parse_reply(data: object, pos: Position, rules: Rules) -> Reply | None:
-    """The worker's message about ``pos`` as a typed value, or ``None`` if it is not one.
-
-    ``{"type": "error"}`` is a :class:`SolverFailure`.  A result must have a
-    known verdict; a solved one a solution that replays from ``pos`` to a won
-    position; a hint, if any, must be legal in ``pos``.
-
-    >>> from freecell.rules import FREECELL
-    >>> pos = Position.deal(1)
-    >>> parse_reply({"type": "result", "verdict": "unknown", "hint": None}, pos, FREECELL)
-    SolverReply(verdict=<Verdict.UNKNOWN: 'unknown'>, moves=(), hint=None, nodes=0, ms=0, difficulty=None)
-    >>> parse_reply({"type": "result", "verdict": "maybe"}, pos, FREECELL) is None
-    True
-    """
-    try:
-        if not isinstance(data, dict):
-            return None
-        kind = data.get("type")
-        if kind == "error":
-            message = data.get("message", "")
-            return SolverFailure(message[:200] if isinstance(message, str) else "")
-        if kind != "result":
-            return None
-        verdict = Verdict(data.get("verdict"))
-        raw_moves = data.get("moves", [])
-        if not isinstance(raw_moves, list) or len(raw_moves) > MAX_REPLY_MOVES:
-            return None
-        moves = tuple(_move(m) for m in raw_moves) if verdict is Verdict.SOLVED else ()
-        if verdict is Verdict.SOLVED:
-            verify_solution(pos, moves, rules)  # NotASolutionError: not a reply to use
-        raw_hint = data.get("hint")
-        hint = None if raw_hint is None else _move(raw_hint)
-        if hint is not None and check_move(pos, hint, rules) is not None:
-            return None
-        if verdict is Verdict.SOLVED and moves and hint is None:
-            hint = moves[0]
-        difficulty = data.get("difficulty")
-        if difficulty is not None and difficulty not in DIFFICULTIES:
-            return None
-        return SolverReply(verdict, moves, hint, _count(data.get("nodes", 0)), _count(data.get("ms", 0)),
-                           difficulty if isinstance(difficulty, str) else None)
-    except (ValueError, TypeError, KeyError, MoveError, RecursionError):  # NotASolutionError too
-        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,54 +60,40 @@ class Known:
     difficulty: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Ask:
-    """Ask the worker about ``position``; ``keep``: an earlier search to go on in the background.
+class HintState(StrEnum):
+    """What the hint bar shows (``data-state`` of ``[data-panel=hint]``, but WON shows as FOUND)."""
 
-    ``path``: a position known to be winnable and its solution, whose
-    positions the search takes as solved (the position before a move off a
-    known solution).
-    """
-
-    position: Position
-    rules: Rules
-    budget_ms: int
-    keep: Position | None = None
-    path: tuple[Position, tuple[Move, ...]] | None = None
-
-
-def solve_message(ask: Ask, rid: int, keep: int | None = None) -> dict[str, object]:
-    """The worker's ``solve`` message for ``ask`` (see :mod:`freecell.worker`), request ``rid``."""
-    msg: dict[str, object] = {"type": "solve", "id": rid, "board": ask.position.to_text(),
-                              "rules": ask.rules.to_json(), "budget_ms": ask.budget_ms}
-    if keep is not None:
-        msg["keep"] = keep
-    if ask.path is not None:
-        start, moves = ask.path
-        msg["path"] = {"board": start.to_text(), "moves": [m.to_json() for m in moves]}
-    return msg
-
-
-# The hint bar's states (``data-state`` of ``[data-panel=hint]``).
-SEARCHING, FOUND, FALLBACK, UNSOLVABLE_BAR, UNAVAILABLE, WON = (
-    "searching", "found", "fallback", "unsolvable", "unavailable", "won")
+    SEARCHING = "searching"  # the solver looks, nothing to show yet
+    FOUND = "found"  # a move of a known solution
+    FALLBACK = "fallback"  # a move that is not proven: the page's quick one, or the solver's best
+    UNSOLVABLE = "unsolvable"  # no solution from here
+    UNAVAILABLE = "unavailable"  # no solver: the page's own move, if any
+    WON = "won"
 
 
 @dataclass(frozen=True, slots=True)
 class HintBar:
     """What the hint bar shows: a state, and for a move the position it is about."""
 
-    state: str
+    state: HintState
     position: Position
     move: Move | None = None
     suggestion: bool = False  # the page's own quick move, while the solver looks
     back: int | None = None  # turns to undo to the last winnable position (unsolvable only)
 
 
-class Analysis:
-    """Verdicts known, the search in flight, the hint on show, Finish."""
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a reply led to: the effects, and whether the hint bar on show changed (to be said)."""
 
-    def __init__(self, rules: Rules) -> None:
+    effects: tuple[SolverEffect, ...] = ()
+    bar_changed: bool = False
+
+
+class Analysis:
+    """Verdicts known, the search in flight, the hint on show."""
+
+    def __init__(self, rules: Rules, winnability: bool = True) -> None:
         self.rules = rules
         self.known: OrderedDict[Position, Known] = OrderedDict()
         self.guess: tuple[Position, Move | None] | None = None  # the latest unfinished answer
@@ -203,8 +103,7 @@ class Analysis:
         self.deepened: set[Position] = set()  # searches given the long budget already
         self.wants_hint = False
         self.bar: HintBar | None = None
-        self.winnability = True
-        self.finishing = False
+        self.winnability = winnability  # the setting: every position is analysed as it comes
         self.unavailable = False  # the worker is gone for good: hints are off
 
     # --- what is known ---------------------------------------------------------
@@ -235,6 +134,11 @@ class Analysis:
         k = self.known.get(pos)
         return k is not None and k.verdict is Verdict.UNSOLVABLE
 
+    def solution(self, pos: Position) -> tuple[Move, ...] | None:
+        """The rest of a known solution from ``pos``, if one is known (and not empty)."""
+        k = self.known.get(pos)
+        return k.rest if k is not None and k.verdict is Verdict.SOLVED and k.rest else None
+
     def last_winnable(self, line: Sequence[Position]) -> int | None:
         """How many turns to undo to reach the latest position proven winnable before the loss."""
         lost = next((i for i, p in enumerate(line) if self._lost(p)), None)
@@ -264,25 +168,24 @@ class Analysis:
 
     def hint_move(self, pos: Position) -> tuple[Move | None, bool] | None:
         """The move to suggest in ``pos`` and whether it is sure, from what is known, if anything."""
-        k = self.known.get(pos)
-        if k is not None and k.verdict is Verdict.SOLVED and k.rest:
-            return k.rest[0], True
+        rest = self.solution(pos)
+        if rest is not None:
+            return rest[0], True
         if self.guess is not None and self.guess[0] == pos:
             return self.guess[1], False
         return None
 
     # --- asking --------------------------------------------------------------
-    def position_changed(self, line: Sequence[Position], finishing: bool = False) -> list[Ask | None]:
+    def position_changed(self, line: Sequence[Position], finishing: bool = False) -> list[SolverEffect]:
         """The table shows the last position of ``line``: what to ask the worker.
 
         Returns ``[]`` (nothing to do, the search in flight may go on),
-        ``[None]`` (cancel the search in flight) or ``[Ask]`` (a new request,
-        which replaces the one in flight, keeping ``Ask.keep`` going).
+        ``[CancelSolver()]`` or ``[AskSolver(ask)]`` (a new request, which
+        replaces the one in flight, keeping ``ask.keep`` going).  The hint
+        bar goes (it was about another position).
         """
         self.wants_hint = False
         self.bar = None
-        if not finishing:
-            self.finishing = False
         pos = line[-1]
         ancestors = list(line[:-1])
         # the oldest undecided search of this line goes on behind the new one
@@ -297,7 +200,7 @@ class Analysis:
         if not need:
             if self.asking is not None and self.asking != keep:
                 self.asking = None
-                return [None]
+                return [CancelSolver()]
             if self.asking is not None:  # the ancestor's search goes on by itself
                 self.background, self.asking = self.asking, None
             return []
@@ -305,16 +208,20 @@ class Analysis:
             return []
         self.asking = pos
         self.deep = False
-        return [Ask(pos, self.rules, HINT_BUDGET_MS, keep, self._path(line))]
+        return [AskSolver(Ask(pos, self.rules, HINT_BUDGET_MS, keep, self._path(line)))]
+
+    def set_winnability(self, on: bool) -> None:
+        """The winnability setting: every position is analysed as it comes (or only when asked)."""
+        self.winnability = on
 
     def _path(self, line: Sequence[Position]) -> tuple[Position, tuple[Move, ...]] | None:
         """The known solution of the position before this one, if that one was on a known solution."""
         if len(line) < 2:
             return None
-        k = self.known.get(line[-2])
-        if k is None or k.verdict is not Verdict.SOLVED or not k.rest or len(k.rest) > MAX_PATH_MOVES:
+        rest = self.solution(line[-2])
+        if rest is None or len(rest) > MAX_PATH_MOVES:
             return None
-        return line[-2], k.rest
+        return line[-2], rest
 
     def deep_ask(self, pos: Position) -> Ask:
         """Go on with an unfinished search of ``pos`` (the worker resumes it), once."""
@@ -343,6 +250,25 @@ class Analysis:
             self.background = None
         return out
 
+    def ask_solution(self, pos: Position) -> list[SolverEffect]:
+        """A solution from ``pos`` is wanted (to watch it): the worker is asked, unless it is already."""
+        if self.asking == pos:
+            return []
+        self.asking = pos
+        self.deep = False
+        return [AskSolver(Ask(pos, self.rules, HINT_BUDGET_MS, self.background))]
+
+    def par(self, start: Position, auto_move: bool) -> tuple[Par, list[SolverEffect]]:
+        """The par of a game won from ``start``: from its known solution, else asked of the worker."""
+        k = self.known.get(start)
+        if k is not None:
+            rest = self.solution(start)
+            return (Par.of(start, rest, self.rules, auto_move) if rest else Par(ParState.UNKNOWN)), []
+        if self.unavailable:
+            return Par(ParState.UNKNOWN), []
+        return Par(ParState.SEARCHING), [AskSolver(Ask(start, self.rules, PAR_BUDGET_MS))]
+
+    # --- replies ---------------------------------------------------------------
     def answered(self, pos: Position, reply: Reply) -> None:
         """A reply about ``pos`` came (the search of it is over, unless it is resumed)."""
         if pos == self.asking:
@@ -353,30 +279,111 @@ class Analysis:
         if isinstance(reply, SolverReply):
             self.remember(pos, reply)
 
+    def after_reply(self, pos: Position, reply: Reply, line: Sequence[Position]) -> Answer:
+        """What a reply about ``pos`` (already :meth:`answered`) means for the game on ``line``.
+
+        An unknown verdict resumes the search once (or, for an ancestor, goes
+        on behind); an ancestor proven lost makes the search in flight moot;
+        the hint bar on show takes what is known now.
+        """
+        if not isinstance(reply, SolverReply):
+            bar = self.bar
+            if bar is not None and bar.state is HintState.SEARCHING and bar.position == pos:
+                self.bar = HintBar(HintState.UNAVAILABLE, pos)
+                return Answer(bar_changed=True)
+            return Answer()
+        if pos not in line:
+            return Answer()  # about a position no longer on this line of play
+        effects: list[SolverEffect] = []
+        current = pos == line[-1]
+        verdict = self.verdict_on(line)
+        if current and reply.verdict is Verdict.UNKNOWN and pos not in self.deepened:
+            effects.append(AskSolver(self.deep_ask(pos)))  # the worker resumes the same search
+        elif not current and reply.verdict is Verdict.UNKNOWN:
+            effects += [AskSolver(ask) for ask in self.deepen_ancestor(line, pos)]
+        elif not current and verdict is Verdict.UNSOLVABLE and self.asking is not None:
+            self.asking = None  # an ancestor was proven lost: the search of this position is moot
+            effects.append(CancelSolver())
+        return Answer(tuple(effects), self._refresh_bar(line, verdict))
+
+    def _refresh_bar(self, line: Sequence[Position], verdict: Verdict) -> bool:
+        """The hint bar on show after a reply: what is known now (a suggestion stays until then)."""
+        before = self.bar
+        if before is None or before.position != line[-1] or not (
+                self.wants_hint or before.state in (HintState.FALLBACK, HintState.SEARCHING)
+                or verdict is Verdict.UNSOLVABLE):
+            return False
+        self.show(line, quick=False)
+        if verdict is not Verdict.UNKNOWN:
+            self.wants_hint = False
+        if self.bar is not None and self.bar.state is HintState.SEARCHING:
+            self.bar = before  # nothing better yet: keep the suggestion on show
+            return False
+        return self.bar != before
+
+    def solver_failed(self, first: bool, dead: bool) -> bool:
+        """The worker failed (``dead``: for good); whether the hint bar on show changed.
+
+        When no solver is coming, what is on show is all there is: a bar
+        still waiting for the solver says so.
+        """
+        if dead:
+            self.unavailable = True
+            self.asking = None
+            self.background = None
+        bar = self.bar
+        waiting = bar is not None and (
+            bar.state is HintState.SEARCHING or (bar.state is HintState.FALLBACK and bar.suggestion))
+        if bar is not None and waiting and (dead or (first and bar.move is None)):
+            self.bar = HintBar(HintState.UNAVAILABLE, bar.position, bar.move)
+            return True
+        return False
+
     # --- the hint bar --------------------------------------------------------
+    def ask_hint(self, line: Sequence[Position]) -> list[SolverEffect]:
+        """Hint: the bar for the last position of ``line`` at once, and the worker asked if it must be."""
+        pos = line[-1]
+        bar = self.show(line)
+        if bar.state not in (HintState.SEARCHING, HintState.FALLBACK) or (
+                self.verdict_on(line) is not Verdict.UNKNOWN):
+            return []
+        self.wants_hint = True
+        if self.asking == pos or self.unavailable:
+            return []
+        self.asking = pos
+        return [AskSolver(Ask(pos, self.rules, HINT_BUDGET_MS, self.background))]
+
+    def take_hint(self, pos: Position) -> Move | None:
+        """Hint pressed again: the move on show for ``pos``, to play (the bar goes); ``None`` if none."""
+        bar = self.bar
+        if bar is None or bar.position != pos or bar.move is None:
+            return None
+        self.clear_bar()
+        return bar.move
+
     def show(self, line: Sequence[Position], quick: bool = True) -> HintBar:
         """The hint bar for the last position of ``line``, from what is known now."""
         pos = line[-1]
         if pos.is_won():
-            self.bar = HintBar(WON, pos)
+            self.bar = HintBar(HintState.WON, pos)
             return self.bar
         if self.verdict_on(line) is Verdict.UNSOLVABLE:
-            self.bar = HintBar(UNSOLVABLE_BAR, pos, back=self.last_winnable(line))
+            self.bar = HintBar(HintState.UNSOLVABLE, pos, back=self.last_winnable(line))
             return self.bar
         known = self.hint_move(pos)
         if known is not None and known[0] is not None and check_move(pos, known[0], self.rules) is None:
             move, sure = known
-            self.bar = HintBar(FOUND if sure else FALLBACK, pos, move)
+            self.bar = HintBar(HintState.FOUND if sure else HintState.FALLBACK, pos, move)
             return self.bar
         move = quick_hint(pos, self.rules) if quick else None
         if self.unavailable:  # no solver here: the page's own move, said to be only that
-            self.bar = HintBar(UNAVAILABLE, pos, move)
+            self.bar = HintBar(HintState.UNAVAILABLE, pos, move)
             return self.bar
         if move is not None:
             self.guess = (pos, move) if self.guess is None or self.guess[0] != pos else self.guess
-            self.bar = HintBar(FALLBACK, pos, move, suggestion=True)
+            self.bar = HintBar(HintState.FALLBACK, pos, move, suggestion=True)
         else:
-            self.bar = HintBar(SEARCHING, pos)
+            self.bar = HintBar(HintState.SEARCHING, pos)
         return self.bar
 
     def clear_bar(self) -> None:

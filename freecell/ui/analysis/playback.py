@@ -9,12 +9,14 @@ playback is then one ordinary turn of the game, played through
 back like any other, and :func:`par` (the solver's move count beside the
 player's on the win panel) counts in the same unit as the moves counter.
 
-:class:`Playback` is the state the :class:`~freecell.ui.session.session.Session`
-keeps while a solution is watched: the steps, how many are played, playing
-or paused, the speed.  Its states (``data-state`` of ``[data-panel=watch]``):
+:class:`Playback` is the state the session's playback
+(:class:`~freecell.ui.session.watch.Watch`) keeps while a solution is
+watched: the steps, how many are played, playing or paused, the speed.  Its
+states (:class:`PlaybackState`, ``data-state`` of ``[data-panel=watch]``):
 ``searching`` (the solver is asked), ``playing``, ``paused``, ``none`` (no
-solution to show: ``reason`` says why).  The session owns the rules of it
-(a touch stops it, every step is a turn); this module only counts.
+solution to show: ``reason`` says why, a :class:`NoSolution`).  The session
+owns the rules of it (a touch stops it, every step is a turn); this module
+only counts.  :class:`Par` is the win panel's count of the solver's moves.
 
 >>> from freecell.piles import Move
 >>> from freecell.position import Position
@@ -31,18 +33,36 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
 
 from ...engine import apply_move, is_safe_home, moving_cards
 from ...piles import FOUNDATION, Move
 from ...position import Position
 from ...rules import Rules
 
-SEARCHING, PLAYING, PAUSED, NONE = "searching", "playing", "paused", "none"
-SPEEDS = ("slow", "normal", "fast")
-WATCH_STEP_MS = {"slow": 1600, "normal": 900, "fast": 400}
+
+class PlaybackState(StrEnum):
+    """Where a playback stands (``data-state`` of ``[data-panel=watch]``)."""
+
+    SEARCHING = "searching"  # the solver is asked
+    PLAYING = "playing"
+    PAUSED = "paused"
+    NONE = "none"  # nothing to show (``Playback.reason`` says why)
+
+
+class NoSolution(StrEnum):
+    """Why there is nothing to watch (``Playback.reason``)."""
+
+    UNSOLVABLE = "unsolvable"
+    NOT_FOUND = "not_found"  # none found in time
+    UNAVAILABLE = "unavailable"  # no solver
+
+
+Speed = Literal["slow", "normal", "fast"]
+SPEEDS: tuple[Speed, ...] = ("slow", "normal", "fast")
+WATCH_STEP_MS: dict[Speed, int] = {"slow": 1600, "normal": 900, "fast": 400}
 LEAD_MS = 1500  # the move count on show before the first step
-# Why there is nothing to watch (``Playback.reason``).
-UNSOLVABLE, NOT_FOUND, UNAVAILABLE = "unsolvable", "not_found", "unavailable"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,12 +118,17 @@ class Playback:
     """A solution being watched from ``origin`` (see the module docstring)."""
 
     origin: Position
-    state: str = SEARCHING
+    state: PlaybackState = PlaybackState.SEARCHING
     steps: tuple[Step, ...] = ()
     done: int = 0  # steps played
-    speed: str = "normal"
+    speed: Speed = "normal"
     ticket: int = 0  # the timer that may play the next step (an older one is stale)
-    reason: str | None = None  # why there is nothing to watch (state ``none``)
+    reason: NoSolution | None = None  # why there is nothing to watch (state ``none``)
+
+    @property
+    def on(self) -> bool:
+        """Playing or paused: there is a solution on the table to step through."""
+        return self.state in (PlaybackState.PLAYING, PlaybackState.PAUSED)
 
     @property
     def total(self) -> int:
@@ -117,10 +142,30 @@ class Playback:
         return self.done >= len(self.steps)
 
     def step_ms(self) -> int:
-        return WATCH_STEP_MS.get(self.speed, WATCH_STEP_MS["normal"])
+        return WATCH_STEP_MS[self.speed]
 
-    def faster(self) -> str:
+    def faster(self) -> Speed:
         """The next speed, round the list: slow, normal, fast, slow..."""
-        i = SPEEDS.index(self.speed) if self.speed in SPEEDS else 0
-        self.speed = SPEEDS[(i + 1) % len(SPEEDS)]
+        self.speed = SPEEDS[(SPEEDS.index(self.speed) + 1) % len(SPEEDS)]
         return self.speed
+
+
+class ParState(StrEnum):
+    """The win panel's par (``data-state`` of ``[data-win=par]``)."""
+
+    SEARCHING = "searching"  # the worker is asked for a solution of the start
+    KNOWN = "known"
+    UNKNOWN = "unknown"  # none found, or no solver
+
+
+@dataclass(frozen=True, slots=True)
+class Par:
+    """The solver's move count for the deal won on the table, as the moves counter counts."""
+
+    state: ParState
+    moves: int | None = None
+
+    @classmethod
+    def of(cls, start: Position, rest: Sequence[Move], rules: Rules, auto_move: bool = True) -> Par:
+        """The par of the known solution ``rest`` from ``start``."""
+        return cls(ParState.KNOWN, par(start, rest, rules, auto_move))

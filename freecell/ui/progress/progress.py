@@ -24,10 +24,10 @@ at all).  A win of the deal of the day (:mod:`freecell.ui.progress.daily`) is ke
 apart from the statistics, under its own key, merged the same way; the
 date comes from the page (``today``).
 
-Saving never raises and is never silent: a failed write says so
-(``storage``, at most once a minute once dismissed:
-:class:`~freecell.ui.progress.save_failures.FailureNotice`), another tab's newer moves of
-the same game stop the saving and say so (``other-tab``).
+Saving never raises: :meth:`Progress.save` says how it went (saved, failed,
+or conflict: another tab's newer moves of the same game stop the saving),
+and the session decides what to tell the player
+(:mod:`freecell.ui.session.keeping`).
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ from ..address.link import variant_id
 from ..address.query import StartRequest
 from .daily import KEY_DAILY, DailyRecord, apply_win, daily_day, read_daily
 from .keyvalue import KeyValue
-from .save_failures import FailureNotice
 from .saved_games import Restored, SaveOutcome, SaveStore, Summary
 from .stats import KEY_STATS, Abandoned, Reset, Started, StatsEvent, Tally, Won, apply, read_tally, stats_key
 
@@ -77,7 +76,6 @@ class Progress:
             local.write(KEY_DAILY, self.daily.to_json())
             self.stats_damaged = True
         self.state = FRESH
-        self.failure = FailureNotice()
         self.left: str | None = None  # the game this tab left for a new deal, kept in the list
         self.left_replayed = False  # that game was left for a replay of it: gone at the first move
         self.stats_failed = False
@@ -99,6 +97,10 @@ class Progress:
     def resume(self, game_id: str, clock: Callable[[], float]) -> Restored | None:
         """Bring a kept game onto this tab (the list's Open, the other-tab notice's button)."""
         return self.store.resume(game_id, clock)
+
+    def forget_left(self) -> None:
+        """The game left is on the table again: Undo no longer goes back to it."""
+        self.left = None
 
     def find(self, deal: int, variant: str | None) -> Summary | None:
         """The most recent unfinished game of that deal, if there is one."""
@@ -161,18 +163,20 @@ class Progress:
         if self.state != DONE:
             self.state = WATCHED
 
-    def save(self, game: Game) -> str | None:
-        """Write what changed; the notice to show, if any (``storage``, ``other-tab``)."""
-        now = self.wall()
-        result = self.store.save(game, now)
+    def save(self, game: Game) -> SaveOutcome:
+        """Write what changed (the page does, for the session's ``SaveGame``): saved, failed or conflict.
+
+        A failed write of the statistics since the last save makes it ``failed`` too.
+        """
+        result = self.store.save(game, self.wall())
         for dropped in result.dropped:
             self._count(Abandoned(dropped.id))
         if result.outcome is SaveOutcome.CONFLICT:
-            return "other-tab"
+            return SaveOutcome.CONFLICT
         if result.outcome is SaveOutcome.FAILED or self.stats_failed:
             self.stats_failed = False
-            return "storage" if self.failure.failed(now / 1000) else None
-        return None
+            return SaveOutcome.FAILED
+        return SaveOutcome.SAVED
 
     # --- the statistics --------------------------------------------------------------
     def _count(self, change: StatsEvent) -> None:

@@ -91,7 +91,7 @@ __all__ = [
     "KEEP_FINISHED",
     "KEY_TAB",
     "LIMIT",
-    "ChangeKind",
+    "KeyKind",
     "Left",
     "Restored",
     "SaveOutcome",
@@ -131,7 +131,7 @@ class Left:
     kept: bool
 
 
-class ChangeKind(StrEnum):
+class KeyKind(StrEnum):
     GAME = "game"  # a saved game's entry
     STATS = "stats"
     SETTINGS = "settings"
@@ -143,7 +143,7 @@ class ChangeKind(StrEnum):
 class StorageChange:
     """What a storage event's key means here (see :meth:`SaveStore.changed`)."""
 
-    kind: ChangeKind
+    kind: KeyKind
     id: str | None = None  # the game whose entry changed
     ours: bool = False  # it is the game on this tab
     conflict: bool = False  # another tab wrote it: this tab must not save over it
@@ -392,14 +392,14 @@ class SaveStore:
         saving is then off until :meth:`resume`).
         """
         if key is None:
-            return StorageChange(ChangeKind.CLEARED, self.game_id, self._slot is not None)
+            return StorageChange(KeyKind.CLEARED, self.game_id, self._slot is not None)
         if key == KEY_STATS:
-            return StorageChange(ChangeKind.STATS)
+            return StorageChange(KeyKind.STATS)
         if key == KEY_SETTINGS:
-            return StorageChange(ChangeKind.SETTINGS)
+            return StorageChange(KeyKind.SETTINGS)
         parsed = parse_key(key)
         if parsed is None:
-            return StorageChange(ChangeKind.OTHER)
+            return StorageChange(KeyKind.OTHER)
         slot = self._slot
         ours = slot is not None and parsed.id == slot.head.id
         conflict = False
@@ -407,7 +407,7 @@ class SaveStore:
             stored = self.local.read(key)
             conflict = stored is not None and stored != slot.text
             slot.conflict = slot.conflict or conflict
-        return StorageChange(ChangeKind.GAME, parsed.id, ours, conflict)
+        return StorageChange(KeyKind.GAME, parsed.id, ours, conflict)
 
     # --- older pages -------------------------------------------------------------------
     def migrate(self, now: float, clock: Callable[[], float] = time.monotonic) -> bool:

@@ -37,6 +37,7 @@ After a move the target stays on its pile, on the pile's exposed card
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from ...piles import CELL, COLUMN, FOUNDATION, Pile, column
 from ...position import Position
@@ -44,11 +45,12 @@ from .layout import Layout, Rect, compute_layout
 from .table import Outcome, TableState
 
 KEYS = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End")
-SHORTCUTS = {"u": "undo", "r": "redo", "h": "hint", "n": "new", "f": "finish"}
+Action = Literal["undo", "redo", "hint", "new", "finish", "replay"]  # a shortcut's, a button's data-action
+SHORTCUTS: dict[str, Action] = {"u": "undo", "r": "redo", "h": "hint", "n": "new", "f": "finish"}
 
 
 def shortcut(key: str, *, shift: bool = False, ctrl: bool = False, alt: bool = False,
-             meta: bool = False) -> str | None:
+             meta: bool = False) -> Action | None:
     """The action of a shortcut key: U undo, R / Shift+U / Ctrl+Y redo, H hint, N new deal,
     Shift+N replay the deal, F finish.
 

@@ -75,7 +75,7 @@ def pile_area(layout: Layout, pile: Pile) -> Rect:
 
 
 def hint_rects(layout: Layout, pos: Position, piles: Iterable[str], cards: Iterable[Card]) -> list[Rect]:
-    """What a hint names (:func:`freecell.ui.text.screen.hint_marks`): its cards, and its piles' places."""
+    """What a hint names (:func:`freecell.ui.text.bars.hint_marks`): its cards, and its piles' places."""
     out = [card_rect(layout, pos, c) for c in cards]
     for name in piles:
         pile = Pile.parse(name)

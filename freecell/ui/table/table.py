@@ -25,8 +25,9 @@ Tap rules:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-from ...cards import suit
+from ...cards import Card, make_card, suit
 from ...engine import IllegalMoveError, expand, run_length
 from ...game import Game, Turn
 from ...piles import CELL, COLUMN, FOUNDATION, HOME, Move, Pile
@@ -42,18 +43,27 @@ class Selection:
     count: int
 
 
+class OutcomeKind(StrEnum):
+    MOVED = "moved"
+    SELECTED = "selected"
+    DESELECTED = "deselected"
+    REFUSED = "refused"
+    NONE = "none"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What an input did.  ``kind``: moved, selected, deselected, refused or none."""
+    """What an input did: a move played (its turn, the single-card steps of its move), a selection
+    made or dropped, a refusal, or nothing."""
 
-    kind: str
+    kind: OutcomeKind
     turn: Turn | None = None
     steps: tuple[Move, ...] = ()
     refusal: Refusal | None = None
     selection: Selection | None = None
 
 
-NONE = Outcome("none")
+NOTHING_DONE = Outcome(OutcomeKind.NONE)
 
 
 class TableState:
@@ -96,6 +106,20 @@ class TableState:
             return None
         move = Move(pile, HOME)
         return move if self.game.check(move) is None else None
+
+    def selected_cards(self) -> set[Card]:
+        """The cards of the selection, as the table shows them lifted."""
+        sel = self.selection
+        if sel is None:
+            return set()
+        pos = self.game.position
+        if sel.pile.kind == COLUMN:
+            return set(pos.columns[sel.pile.index][sel.index:])
+        if sel.pile.kind == CELL:
+            c = pos.cells[sel.pile.index]
+            return set() if c is None else {c}
+        n = pos.foundations[sel.pile.index]
+        return {make_card(n, sel.pile.index)} if n else set()
 
     # --- input -----------------------------------------------------------
     def tap_card(self, pile: Pile, index: int) -> Outcome:
@@ -148,7 +172,7 @@ class TableState:
     def tap_pile(self, pile: Pile) -> Outcome:
         """A tap on a pile's empty area (or below a column's cards)."""
         if self.selection is None:
-            return NONE
+            return NOTHING_DONE
         if pile == self.selection.pile:
             return self.clear()
         return self.move_to(pile)
@@ -157,7 +181,7 @@ class TableState:
         """Play the selection to ``dst``; the selection ends either way."""
         sel = self.selection
         if sel is None:
-            return NONE
+            return NOTHING_DONE
         self.selection = None
         if dst.kind == FOUNDATION:
             dst = HOME if sel.count == 1 else dst
@@ -167,10 +191,10 @@ class TableState:
         """Cards dragged from card ``index`` of ``pile`` and released over ``dst``."""
         self.selection = None
         if dst is None or dst == pile:
-            return Outcome("deselected")
+            return Outcome(OutcomeKind.DESELECTED)
         picked = self.pick(pile, index)
         if isinstance(picked, Refusal):
-            return Outcome("refused", refusal=picked)
+            return Outcome(OutcomeKind.REFUSED, refusal=picked)
         if dst.kind == FOUNDATION and picked.count == 1:
             dst = HOME
         return self._play(Move(pile, dst, picked.count))
@@ -208,20 +232,20 @@ class TableState:
     def clear(self) -> Outcome:
         had = self.selection is not None
         self.selection = None
-        return Outcome("deselected") if had else NONE
+        return Outcome(OutcomeKind.DESELECTED) if had else NOTHING_DONE
 
     def _select(self, pile: Pile, index: int) -> Outcome:
         picked = self.pick(pile, index)
         if isinstance(picked, Refusal):
             self.selection = None
-            return Outcome("refused", refusal=picked)
+            return Outcome(OutcomeKind.REFUSED, refusal=picked)
         self.selection = picked
-        return Outcome("selected", selection=picked)
+        return Outcome(OutcomeKind.SELECTED, selection=picked)
 
     def _play(self, move: Move) -> Outcome:
         try:
             turn = self.game.play(move)  # checks the move once
         except IllegalMoveError as e:
-            return Outcome("refused", refusal=e.refusal)
+            return Outcome(OutcomeKind.REFUSED, refusal=e.refusal)
         steps = tuple(expand(turn.before, move, self.game.rules))  # the position it was played in
-        return Outcome("moved", turn=turn, steps=steps)
+        return Outcome(OutcomeKind.MOVED, turn=turn, steps=steps)
