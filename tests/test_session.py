@@ -24,6 +24,7 @@ from freecell.ui.analysis import replies as rp
 from freecell.ui.analysis.analysis import HintState
 from freecell.ui.progress.keyvalue import MemoryStorage
 from freecell.ui.progress.progress import Progress
+from freecell.ui.progress.save_entries import SaveOutcome
 from freecell.ui.progress.settings import Settings
 from freecell.ui.session import change as ch
 from freecell.ui.session.opening import Boot
@@ -434,6 +435,19 @@ Freecells: - - - -
 """
 
 
+def test_what_the_action_bar_offers_is_the_sessions_to_say() -> None:
+    """The buttons, and their shortcuts, ask the session whether they do something now."""
+    s = session()
+    assert not s.available("undo") and not s.available("redo") and not s.available("replay")
+    assert s.available("hint") and s.available("new") and not s.available("finish")
+    play(s, 1)
+    assert s.available("undo") and s.available("replay") and not s.available("redo")
+    s.undo()
+    assert s.available("redo") and s.available("replay")
+    f = session("?board=" + json.dumps(FINISH)[1:-1].replace("\\n", "/"))
+    assert f.available("finish") and not f.available("new")  # Finish takes New deal's place
+
+
 def test_finish_steps_until_won() -> None:
     s = session("?board=" + json.dumps(FINISH)[1:-1].replace("\\n", "/"))
     assert s.available("finish")
@@ -620,6 +634,18 @@ def test_opening_a_deal_with_an_unfinished_game_resumes_it() -> None:
     run(s, s.opening.open_deal(5))
     change = run(s, s.opening.open_deal(617))
     assert change.new_game and s.game.deal == 617 and s.game.moves == 2
+
+
+def test_what_a_write_gave_comes_back_as_an_intent() -> None:
+    """The page writes (the effects), then tells the session; the notice line is the session's."""
+    s = session()
+    assert s.keeping.saved(SaveOutcome.SAVED) is None and s.keeping.notice is None
+    conflict = s.keeping.saved(SaveOutcome.CONFLICT)
+    assert conflict is not None and conflict.kind == "panel" and s.keeping.notice == "other-tab"
+    s.keeping.close_notice()
+    assert s.keeping.saved(SaveOutcome.FAILED) is not None and s.keeping.notice == "storage"
+    assert s.keeping.storage_failed() is not None  # settings not written: said once a page load
+    assert s.keeping.storage_failed() is None
 
 
 def test_storage_full_says_so_again_after_a_minute() -> None:

@@ -59,7 +59,7 @@ def boot_for(query: object, clock: Callable[[], float] = time.monotonic, **kw: A
     return Boot(linked.request, link=linked, **kw)
 
 
-class Table(Protocol):
+class Opened(Protocol):
     """What the opening of games uses of the session."""
 
     cat: Catalogue
@@ -80,7 +80,7 @@ class Table(Protocol):
 class Opening:
     """New games and kept games onto the table (see the module docstring)."""
 
-    def __init__(self, session: Table) -> None:
+    def __init__(self, session: Opened) -> None:
         self.session = session
         self.drawn_at_random = False  # New deal drew it (winnable deals only may draw again)
         self.deal_error: str | None = None  # the deal field's error code, if any
