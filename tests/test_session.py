@@ -25,14 +25,14 @@ from freecell.ui.analysis.analysis import HintState
 from freecell.ui.progress.keyvalue import MemoryStorage
 from freecell.ui.progress.progress import Progress
 from freecell.ui.progress.save_entries import SaveOutcome
-from freecell.ui.progress.settings import Settings
+from freecell.ui.progress.settings import Settings, load_settings
 from freecell.ui.session import change as ch
 from freecell.ui.session.opening import Boot
 from freecell.ui.session.session import FINISH_STEP_MS, Session
 from freecell.ui.text import speech
 from freecell.ui.text.bars import hint_text
 from freecell.ui.text.catalogue import Catalogue
-from freecell.ui.text.status import first_fit, status_items, status_plans
+from freecell.ui.text.status import first_fit, status_items, status_plans, time_item
 from freecell.variants import variant
 from tests.boards import board
 
@@ -485,6 +485,15 @@ def test_settings_apply_at_once_and_are_kept() -> None:
     assert s.set_setting("tap", "smart").kind == "settings" and s.table.smart
     off = s.set_setting("winnability", False)
     assert rp.CancelSolver() in off.effects
+
+
+def test_the_timer_can_be_hidden_and_the_choice_is_kept() -> None:
+    s = session()
+    assert not time_item(s.cat, s.game, s.settings.flag("timer")).hidden  # on by default
+    change = s.set_setting("timer", False)
+    assert ch.SaveSettings() in change.effects and not change.redraw  # the status bar only
+    assert time_item(s.cat, s.game, s.settings.flag("timer")).hidden
+    assert load_settings(s.settings.to_json()) == (s.settings, False)  # kept with the settings
 
 
 def test_a_dead_board_says_so_at_start() -> None:

@@ -98,8 +98,9 @@ def test_settings_defaults() -> None:
     """What a player who never opened the settings gets (issue 8)."""
     s = Settings()
     flags = {name: s.flag(name) for name in FLAG_SETTINGS}
-    assert flags == {"winnability": True, "auto-move": True, "score": False, "foundation-return": False,
-                     "four-colour": False, "large-cards": False, "left-handed": False}
+    assert flags == {"winnability": True, "timer": True, "auto-move": True, "score": False,
+                     "foundation-return": False, "four-colour": False, "large-cards": False,
+                     "left-handed": False}
     choices = {name: s.choice(name) for name in CHOICE_SETTINGS}
     assert choices == {"variant": "freecell", "deal-source": "all", "tap": "home", "speed": "normal",
                        "theme": "dark", "language": None}

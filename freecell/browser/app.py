@@ -255,7 +255,8 @@ class Page:
             return True
         st = s.settings
         status = list(self.chrome.status.shown)  # what fits on the bar at this size, as shown
-        status.append(("time", time_item(s.cat, s.game).text, False))
+        clock = time_item(s.cat, s.game, st.flag("timer"))
+        status.append(("time", clock.text, clock.hidden))
         classes = [name for name in TABLE_CLASSES if st.flag(name)]
         return self.storage.write(KEY_DRAWN, drawn_record(layout, s.position, deal=s.game.deal,
                                                           variant=s.variant(), large=st.flag("large-cards"),

@@ -38,8 +38,8 @@ class StatusBar:
                              show_score=s.settings.flag("score"),
                              show_winnable=s.settings.flag("winnability"))
         plans = status_plans(s.cat, items, s.level)
-        time_text = time_item(s.cat, s.game).text
-        shown = plans[self._fit(plans, time_text)]
+        clock = time_item(s.cat, s.game, s.settings.flag("timer"))
+        shown = plans[self._fit(plans, "" if clock.hidden else clock.text)]
         for item in shown:
             el = q(f'[data-status="{item.name}"]')
             set_attr(el, "data-value", item.value)
@@ -60,13 +60,14 @@ class StatusBar:
 
     def time(self, s: Session, force: bool = False) -> None:
         """The clock (``data-status=time``), when its text changed."""
-        item = time_item(s.cat, s.game)
+        item = time_item(s.cat, s.game, s.settings.flag("timer"))
         if item.text != self._time or force:
-            grew = len(item.text) != len(self._time)
+            grew = len(item.text) != len(self._time) and not item.hidden
             self._time = item.text
             el = q('[data-status="time"]')
             set_attr(el, "data-value", item.value)
             set_text(el, item.text)
+            set_hidden(el, item.hidden)
             if grew and not force:  # 9:59 -> 10:00: the bar may have to give way
                 self.render(s)
 
@@ -83,7 +84,7 @@ class StatusBar:
         key = (tuple((i.text, i.hidden) for plan in plans for i in plan), len(time_text), room)
         if key == self._fit_key:
             return self._fit_choice
-        clock = self._width("time", time_text)
+        clock = self._width("time", time_text) if time_text else 0.0  # "": the timer is hidden
         choice = len(plans) - 1  # none fits: the shortest, cut short by the style sheet
         for i, plan in enumerate(plans):  # measured one plan at a time: most often the first fits
             widths = [clock] + [0.0 if it.hidden or not it.text else self._width(it.name, _prefixed(it))

@@ -7,12 +7,13 @@ Written against the page's hooks:
 * its controls by ``data-field`` (the names they are stored under in
   ``freecell.settings``, :data:`freecell.ui.progress.settings.FLAG_SETTINGS` and
   :data:`~freecell.ui.progress.settings.CHOICE_SETTINGS`): check boxes ``auto-move``,
-  ``score``, ``foundation-return``, ``winnability``, ``four-colour``,
+  ``score``, ``foundation-return``, ``winnability``, ``timer``, ``four-colour``,
   ``large-cards``, ``left-handed``; lists ``variant``, ``deal-source``,
   ``tap``, ``speed``, ``theme``, ``language``;
 * ``<html data-theme="dark|light" data-speed="normal|fast|off">``, classes
   ``four-colour``, ``large-cards``, ``left-handed`` on ``svg#table``;
-* ``[data-status=score]`` and ``[data-status=variant]`` (raw values in ``data-value``);
+* ``[data-status=score]``, ``[data-status=time]`` and ``[data-status=variant]`` (raw values
+  in ``data-value``);
 * the address ``?deal=N&variant=ID`` and ``?board=TEXT&variant=ID``;
 * the rules panel's variants section (``h4[data-variant=ID]``).
 
@@ -435,6 +436,24 @@ def test_score_shows_and_rises_by_ten_and_survives_a_reload(page: Any, site: str
     close_settings(page)
     set_flag(page, "play", "score", False)
     expect(score).to_be_hidden()
+
+
+@browser
+def test_the_timer_hides_and_survives_a_reload(page: Any, site: str) -> None:
+    open_page(page, deal_url(site, 617))
+    clock = status_locator(page, "time")
+    expect(clock).to_be_visible()  # on by default
+    set_flag(page, "play", "timer", False)
+    expect(clock).to_be_hidden()
+    assert stored_settings(page)["timer"] is False
+    play_move_on_page(page, Game(617), Move.parse("58"))  # the clock runs on, unseen
+    expect(clock).to_be_hidden()
+    reload(page)
+    expect(clock).to_be_hidden()
+    expect(open_settings(page, "play").locator("[data-field=timer]")).not_to_be_checked()
+    close_settings(page)
+    set_flag(page, "play", "timer", True)
+    expect(clock).to_be_visible()
 
 
 @browser

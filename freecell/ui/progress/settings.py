@@ -46,6 +46,7 @@ LANGUAGES = ("en", "fr", "it", "ro", "de", "es")
 # keep a new control, add its name here.
 FLAG_SETTINGS: dict[str, bool] = {
     "winnability": True,  # show whether the game can still be won
+    "timer": True,  # show the time played in the status bar
     "auto-move": True,  # safe cards go to the foundations by themselves
     "score": False,  # show the score
     "foundation-return": False,  # cards may come back from the foundations

@@ -111,6 +111,7 @@ def first_fit(widths: list[list[float]], room: float, gap: float) -> int:
     return next((i for i, plan in enumerate(widths) if fits(plan, room, gap)), max(0, len(widths) - 1))
 
 
-def time_item(cat: Catalogue, game: Game) -> Item:
+def time_item(cat: Catalogue, game: Game, shown: bool = True) -> Item:
+    """The time played (``shown``: the timer setting; the clock runs either way)."""
     secs = int(game.elapsed())
-    return Item("time", str(secs), cat.time(secs))
+    return Item("time", str(secs), cat.time(secs), hidden=not shown)
