@@ -40,7 +40,6 @@ from ..ui.session import change as ch
 from ..ui.session.opening import Boot, boot_for
 from ..ui.session.session import Session
 from ..ui.table.layout import LARGE_MIN_STRIP, MIN_STRIP, compute_layout
-from ..ui.text.status import time_item
 from .access import Access
 from .chrome import Chrome
 from .dom import Bindings, js_object, q
@@ -254,9 +253,7 @@ class Page:
         if layout is None:
             return True
         st = s.settings
-        status = list(self.chrome.status.shown)  # what fits on the bar at this size, as shown
-        clock = time_item(s.cat, s.game, st.flag("timer"))
-        status.append(("time", clock.text, clock.hidden))
+        status = self.chrome.status.kept(s)  # what fits on the bar at this size, as shown
         classes = [name for name in TABLE_CLASSES if st.flag(name)]
         return self.storage.write(KEY_DRAWN, drawn_record(layout, s.position, deal=s.game.deal,
                                                           variant=s.variant(), large=st.flag("large-cards"),

@@ -52,6 +52,12 @@ class StatusBar:
         set_attr(deal_el, "data-daily", "yes" if daily_day(s.game, today) == today else None)
         self.time(s, force=True)
 
+    def kept(self, s: Session) -> list[tuple[str, str, bool]]:
+        """The bar as on the screen now, clock included: ``(name, text, hidden)`` of each item, for the
+        table kept for the next visit (:mod:`freecell.ui.progress.stored_table`)."""
+        clock = time_item(s.cat, s.game, s.settings.flag("timer"))
+        return [*self.shown, (clock.name, clock.text, clock.hidden)]
+
     def resized(self) -> None:
         """The page changed size: the bar's room and fonts anew."""
         self._room = None
