@@ -1,6 +1,6 @@
 """The saved games of an origin, as entries of a key-value store: read, listed, written, removed.
 
-:class:`Shelf` is the part of :class:`freecell.ui.progress.saved_games.SaveStore` that
+:class:`SaveEntries` is the part of :class:`freecell.ui.progress.saved_games.SaveStore` that
 knows the store (every tab shares it): the heads listed as
 :class:`Summary` values, a game's records read back, and a :class:`Slot`
 (one game with the records it knows and what of them is written) written
@@ -119,7 +119,7 @@ def random_id() -> str:
     return secrets.token_hex(5)
 
 
-class Shelf:
+class SaveEntries:
     """The saved games in ``local``; ``writer`` names this tab in what it writes."""
 
     def __init__(self, local: KeyValue, writer: str, limit: int = LIMIT,

@@ -64,9 +64,9 @@ from .legacy import KEY_GAME, LEGACY_ID, load_game
 from .save_entries import (
     KEEP_FINISHED,
     LIMIT,
+    SaveEntries,
     SaveOutcome,
     SaveResult,
-    Shelf,
     Slot,
     Summary,
     all_records,
@@ -105,7 +105,7 @@ __all__ = [
 KEY_TAB = "freecell.tab"  # in the tab's own store: the game this tab plays
 TAB_FORMAT = "freecell-tab"
 COMPACT_SLACK = 256  # records beyond twice the history that make a load write it anew
-COMPACT_AT = 100_000  # records that make a save write the history anew (far below records.MAX_RECORDS)
+COMPACT_AT = 100_000  # records that make a save write the history anew (far below save_format.MAX_RECORDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +214,7 @@ class SaveStore:
         self.local = local
         self.tab: KeyValue = MemoryStorage() if tab is None else tab
         self.writer = writer if writer is not None and ID_SHAPE.fullmatch(writer) else random_id()
-        self.shelf = Shelf(local, self.writer, limit, keep_finished)
+        self.entries = SaveEntries(local, self.writer, limit, keep_finished)
         self._new_id = new_id or random_id
         self._slot: Slot | None = None
 
@@ -240,7 +240,7 @@ class SaveStore:
     # --- listing -------------------------------------------------------------------
     def summaries(self) -> list[Summary]:
         """Every saved game that can be read, the most recently played first."""
-        return self.shelf.summaries()
+        return self.entries.summaries()
 
     def unfinished(self) -> list[Summary]:
         """The unfinished games, the most recently played first."""
@@ -303,7 +303,7 @@ class SaveStore:
         gives its deal started over (``damaged``), or nothing for a board.
         Either way the entry is written anew, so the damage is reported once.
         """
-        key = self.shelf.key_of(game_id)
+        key = self.entries.key_of(game_id)
         if key is None:
             return None
         text = self.local.read(key)
@@ -311,7 +311,7 @@ class SaveStore:
             head = read_head(text, key)
         except SaveFormatError:
             return self._start_over(key, clock)
-        records, damaged = self.shelf.read_records(head)
+        records, damaged = self.entries.read_records(head)
         try:
             game, history, played = replay_records(head, records, clock)
         except SaveFormatError:
@@ -323,8 +323,8 @@ class SaveStore:
         live = len(history.turns) + len(history.redo)
         if damaged or head.n > 2 * live + COMPACT_SLACK:  # write it anew: repaired, or compacted
             slot.pending, slot.rewrite = all_records(slot), True
-            self.shelf.write(slot, head.played)
-        self.shelf.collect(head)
+            self.entries.write(slot, head.played)
+        self.entries.collect(head)
         return Restored(game, resumed=True, damaged=damaged)
 
     def start(self, game: Game) -> Left:
@@ -352,13 +352,13 @@ class SaveStore:
         self._slot = Slot(game, new_head(self._new_id(), game), history)
         self._slot.pending = all_records(self._slot)
         self._remember()
-        return self.shelf.write(self._slot, now)
+        return self.entries.write(self._slot, now)
 
     def discard(self, game_id: str) -> None:
         """Remove a saved game (the player threw it away from the list)."""
-        key = self.shelf.key_of(game_id)
+        key = self.entries.key_of(game_id)
         if key is not None:
-            self.shelf.remove(key)
+            self.entries.remove(key)
 
     # --- saving --------------------------------------------------------------------
     def save(self, game: Game, now: float) -> SaveResult:
@@ -382,7 +382,7 @@ class SaveStore:
             slot.pending += records
             if slot.head.n + len(slot.pending) > COMPACT_AT and slot.text is not None:
                 slot.pending, slot.rewrite = all_records(slot), True  # never near the format's cap
-        return self.shelf.write(slot, now)
+        return self.entries.write(slot, now)
 
     # --- other tabs ------------------------------------------------------------------
     def changed(self, key: str | None) -> StorageChange:
@@ -425,7 +425,7 @@ class SaveStore:
         except StoredDataError:
             self.local.remove(KEY_GAME)
             return True
-        if self.shelf.key_of(LEGACY_ID) is None and (game.moves or game.can_redo()):
+        if self.entries.key_of(LEGACY_ID) is None and (game.moves or game.can_redo()):
             records, _history = records_of(game)
             fresh = start_game(new_head(LEGACY_ID, game), clock)  # played again, so its history is exact
             slot = self._new_slot(LEGACY_ID, fresh)
@@ -433,7 +433,7 @@ class SaveStore:
                 slot.history.apply(fresh, record)
             fresh.clock.reset(game.elapsed())
             slot.pending = records
-            if self.shelf.write(slot, now).outcome is not SaveOutcome.SAVED:
+            if self.entries.write(slot, now).outcome is not SaveOutcome.SAVED:
                 return damaged
         self.local.remove(KEY_GAME)
         return damaged
@@ -466,7 +466,7 @@ class SaveStore:
 
     def _open_memory(self, memo: TabMemory, clock: Callable[[], float]) -> Restored | None:
         """The tab's own game: from storage if it was saved, else its start again (same id)."""
-        if self.shelf.key_of(memo.id) is not None:
+        if self.entries.key_of(memo.id) is not None:
             return self.resume(memo.id, clock)
         head = Head(memo.id, memo.variant, memo.deal, memo.board,
                     VARIANTS[memo.variant].rules if memo.variant else FREECELL)
@@ -481,7 +481,7 @@ class SaveStore:
     def _start_over(self, key: str, clock: Callable[[], float]) -> Restored:
         """A head that cannot be read: its deal (named by the key) starts over, under the same id."""
         parsed = parse_key(key)
-        self.shelf.remove(key)
+        self.entries.remove(key)
         if parsed is None or parsed.deal is None or parsed.variant not in VARIANTS:
             return Restored(None, damaged=True)
         game = Game(parsed.deal, variant=parsed.variant, clock=clock)
