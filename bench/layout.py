@@ -2,11 +2,11 @@
 
 Run it from the repository root::
 
-    python3 bench/layout.py                  # figures from freecell.ui.layout (no browser)
+    python3 bench/layout.py                  # figures from freecell.ui.table.layout (no browser)
     python3 bench/layout.py --page           # the same, measured in the built page (Chromium)
     python3 bench/layout.py --page --shots /tmp/shots   # and a screenshot of each
 
-Without ``--page`` the figures come from :func:`freecell.ui.layout.compute_layout`
+Without ``--page`` the figures come from :func:`freecell.ui.table.layout.compute_layout`
 applied to the table area's box at each viewport (:data:`AREAS`, measured in
 the built page: the status bar above, the message line and the action bar
 below, or beside in phone landscape).  With ``--page``, the site built by
@@ -38,8 +38,8 @@ if str(ROOT) not in sys.path:
 
 from freecell.cards import make_card  # noqa: E402
 from freecell.position import Position  # noqa: E402
-from freecell.ui.cardart import LARGE_TOP_STRIP, TOP_STRIP  # noqa: E402
-from freecell.ui.layout import compute_layout  # noqa: E402
+from freecell.ui.table.cardart import LARGE_TOP_STRIP, TOP_STRIP  # noqa: E402
+from freecell.ui.table.layout import compute_layout  # noqa: E402
 
 # viewport (w, h) -> the table area's box (top, width, height), measured in the built page
 AREAS = {
@@ -66,7 +66,7 @@ def long_board(length: int = 17) -> Position:
 def figures(pos: Position, top: float, width: float, height: float, viewport_h: float,
             large: bool = False) -> dict[str, float]:
     """The figures of ``pos`` drawn by compute_layout in a table area ``width`` x ``height`` at ``top``."""
-    from freecell.ui.layout import LARGE_MIN_STRIP, MIN_STRIP
+    from freecell.ui.table.layout import LARGE_MIN_STRIP, MIN_STRIP
 
     longest = max(len(c) for c in pos.columns)
     lay = compute_layout(width, height, len(pos.cells), len(pos.columns), longest,

@@ -1,4 +1,4 @@
-"""Benchmark of saving a game (freecell.ui.saves) in CPython: the cost of one turn's save as the game grows.
+"""Benchmark of saving a game (freecell.ui.progress.saved_games) in CPython, as the game grows.
 
 Run it from the repository root::
 
@@ -17,7 +17,7 @@ engine), *list* the unfinished games' list with 20 games stored, *compact*
 writing the whole history anew (a load does it when undo and redo made the
 records long).
 
-The store is a :class:`~freecell.ui.keyvalue.MemoryStorage` (a dict): the
+The store is a :class:`~freecell.ui.progress.keyvalue.MemoryStorage` (a dict): the
 figures are the Python side of a save.  In the page each save adds the
 browser's ``localStorage`` calls (one read of the head, then two writes: the
 last chunk, of at most 64 records, and the head), and Pyodide runs Python
@@ -40,9 +40,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from freecell.game import Game
-from freecell.ui import shelf
-from freecell.ui.keyvalue import MemoryStorage
-from freecell.ui.saves import SaveStore
+from freecell.ui.progress import save_entries
+from freecell.ui.progress.keyvalue import MemoryStorage
+from freecell.ui.progress.saved_games import SaveStore
 
 
 def clock() -> float:
@@ -122,7 +122,7 @@ def measure(n: int, samples: int) -> dict[str, dict[str, float]]:
         slot = store._slot  # the benchmark times the private step itself
         if slot is None:
             break
-        slot.pending, slot.rewrite = shelf.all_records(slot), True
+        slot.pending, slot.rewrite = save_entries.all_records(slot), True
         compact.append(timed(save))
         if not store.stored or store.conflict:
             raise RuntimeError("the compaction was not written")

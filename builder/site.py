@@ -107,17 +107,16 @@ def put_in_place(new: Path, dest: Path) -> None:
 def page_data(root: Path) -> None:
     """What the page's scripts draw from, made by the game's Python, written into them.
 
-    - ``index.html``: the card sprite (:mod:`freecell.ui.sprite`: the faces and
+    - ``index.html``: the card sprite (:mod:`freecell.ui.table.sprite`: the faces and
       pile marks that static/early.js and the page's Python both draw with);
-    - ``static/boot.js``: the languages (:data:`freecell.ui.i18n.LANGUAGES`) and
+    - ``static/boot.js``: the languages (:data:`freecell.ui.progress.settings.LANGUAGES`) and
       the themes and speeds a stored setting may hold
-      (:data:`freecell.ui.store.CHOICE_SETTINGS`), the one list of each.
+      (:data:`freecell.ui.progress.settings.CHOICE_SETTINGS`), the one list of each.
     """
     sys.path.insert(0, str(ROOT))
     try:
-        from freecell.ui.i18n import LANGUAGES
-        from freecell.ui.sprite import sprite_svg
-        from freecell.ui.store import CHOICE_SETTINGS
+        from freecell.ui.progress.settings import CHOICE_SETTINGS, LANGUAGES
+        from freecell.ui.table.sprite import sprite_svg
     finally:
         sys.path.remove(str(ROOT))
     index = root / "index.html"

@@ -1,7 +1,11 @@
-"""FreeCell: cards, Microsoft deals, rules, game sessions and (later) a solver.
+"""FreeCell: cards, Microsoft deals, rules as data, the engine, games, variants, and a solver.
 
-Pure Python: it runs in CPython and in Pyodide.  Only ``freecell.browser``
-imports ``js``, ``pyodide`` or ``pyscript``.
+The core (``freecell.cards``, ``deals``, ``piles``, ``position``, ``rules``,
+``engine``, ``game``, ``variants``; the solver: ``solver``, ``shorten``,
+``known``, and the worker's service ``worker``) is pure Python that runs in
+CPython and in Pyodide; the page is ``freecell.ui`` (its logic, without a
+DOM) and ``freecell.browser`` (the DOM).  Only ``freecell.browser`` imports
+``js``, ``pyodide`` or ``pyscript``.
 """
 
 from .cards import Card, CardError, card_name, card_symbol, card_text, parse_card
@@ -15,6 +19,7 @@ from .deals import (
 )
 from .engine import (
     IllegalMoveError,
+    NotASolutionError,
     apply_move,
     can_finish,
     capacity,
@@ -24,19 +29,20 @@ from .engine import (
     legal_moves,
     play,
     safe_automove,
+    verify_solution,
 )
 from .game import Game, GameLoadError, Turn
 from .piles import Move, MoveError, Pile
 from .position import BoardError, Position
-from .rules import FREECELL, Build, EmptyColumn, Reason, Refusal, Rules
+from .rules import FREECELL, Build, EmptyColumn, Reason, Refusal, Rules, move_capacity
 
 __version__ = "0.1.0"
 
 __all__ = [
     "FREECELL", "MAX_DEAL", "MIN_DEAL", "BoardError", "Build", "Card", "CardError",
     "DealNumberError", "EmptyColumn", "Game", "GameLoadError", "IllegalMoveError",
-    "Move", "MoveError", "Pile", "Position", "Reason", "Refusal", "Rules", "Turn",
+    "Move", "MoveError", "NotASolutionError", "Pile", "Position", "Reason", "Refusal", "Rules", "Turn",
     "apply_move", "can_finish", "capacity", "card_name", "card_symbol", "card_text",
-    "check_move", "deal_columns", "expand", "is_stuck", "legal_moves",
-    "parse_card", "parse_deal_number", "play", "random_deal_number", "safe_automove",
+    "check_move", "deal_columns", "expand", "is_stuck", "legal_moves", "move_capacity",
+    "parse_card", "parse_deal_number", "play", "random_deal_number", "safe_automove", "verify_solution",
 ]

@@ -26,12 +26,12 @@ want a base, so only aces and twos go up by themselves.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from .cards import KING, Card, is_red_suit
 from .piles import ANY_FOUNDATION, CELL, COLUMN, FOUNDATION, Move, Pile, cell, column, foundation
 from .position import Position
-from .rules import Build, EmptyColumn, Reason, Refusal, Rules
+from .rules import Build, EmptyColumn, Reason, Refusal, Rules, move_capacity
 
 _R = Refusal
 _NO_SUCH_PILE = _R(Reason.NO_SUCH_PILE)
@@ -50,12 +50,11 @@ class IllegalMoveError(ValueError):
 
 
 def capacity(pos: Position, rules: Rules, to_empty_column: bool = False) -> int:
-    """How many cards may move at once: to a non-empty column, or to an empty one."""
-    f = pos.cells.count(None) + 1
+    """How many cards may move at once: to a non-empty column, or to an empty one (:func:`move_capacity`)."""
     if rules.empty_column is not EmptyColumn.ANY:
-        return f
+        return move_capacity(pos.cells.count(None), 0)
     e = sum(1 for c in pos.columns if not c) - (1 if to_empty_column else 0)
-    return f << max(e, 0)
+    return move_capacity(pos.cells.count(None), e)
 
 
 def _exists(pos: Position, pile: Pile) -> bool:
@@ -91,12 +90,24 @@ def moving_cards(pos: Position, move: Move) -> tuple[Card, ...]:
 
 def check_move(pos: Position, move: Move, rules: Rules) -> Refusal | None:
     """Why ``move`` is illegal in ``pos`` under ``rules``, or ``None`` if it is legal."""
-    src, dst, count = move.src, move.dst, move.count
+    src, dst = move.src, move.dst
     if not (_exists(pos, src) and _exists(pos, dst)):
         return _NO_SUCH_PILE
     if src == dst or (src.kind == dst.kind == FOUNDATION and dst.index == ANY_FOUNDATION):
         return _R(Reason.FOUNDATION_TO_FOUNDATION) if src.kind == FOUNDATION else _SAME_PILE
-    # -- the source
+    cards = _moving(pos, move, rules)
+    if isinstance(cards, Refusal):
+        return cards
+    if dst.kind == FOUNDATION:
+        return _to_foundation(pos, move, cards[0])
+    if dst.kind == CELL:
+        return _to_cell(pos, move)
+    return _to_column(pos, move, rules, cards[0])
+
+
+def _moving(pos: Position, move: Move, rules: Rules) -> tuple[Card, ...] | Refusal:
+    """The cards ``move`` takes from its source (a run that builds), or why it cannot take them."""
+    src, count = move.src, move.count
     if src.kind == COLUMN:
         col = pos.columns[src.index]
         if not col:
@@ -125,27 +136,34 @@ def check_move(pos: Position, move: Move, rules: Rules) -> Refusal | None:
         if count != 1:
             return _BAD_COUNT
         cards = ((n - 1) * 4 + src.index,)
-    head = cards[0]
-    # -- the destination
-    if dst.kind == FOUNDATION:
-        if src.kind == FOUNDATION:
-            return _R(Reason.FOUNDATION_TO_FOUNDATION)
-        if count != 1:
-            return _R(Reason.ONE_CARD_TO_FOUNDATION)
-        s = head & 3
-        if dst.index != ANY_FOUNDATION and dst.index != s:
-            return _R(Reason.WRONG_FOUNDATION)
-        if pos.foundations[s] != head // 4:
-            return _R(Reason.NOT_NEXT_FOR_FOUNDATION)
-        return None
-    if dst.kind == CELL:
-        if src.kind == CELL:
-            return _R(Reason.CELL_TO_CELL)
-        if count != 1:
-            return _R(Reason.ONE_CARD_TO_CELL)
-        if pos.cells[dst.index] is not None:
-            return _R(Reason.CELL_TAKEN)
-        return None
+    return cards
+
+
+def _to_foundation(pos: Position, move: Move, head: Card) -> Refusal | None:
+    if move.src.kind == FOUNDATION:
+        return _R(Reason.FOUNDATION_TO_FOUNDATION)
+    if move.count != 1:
+        return _R(Reason.ONE_CARD_TO_FOUNDATION)
+    s = head & 3
+    if move.dst.index != ANY_FOUNDATION and move.dst.index != s:
+        return _R(Reason.WRONG_FOUNDATION)
+    if pos.foundations[s] != head // 4:
+        return _R(Reason.NOT_NEXT_FOR_FOUNDATION)
+    return None
+
+
+def _to_cell(pos: Position, move: Move) -> Refusal | None:
+    if move.src.kind == CELL:
+        return _R(Reason.CELL_TO_CELL)
+    if move.count != 1:
+        return _R(Reason.ONE_CARD_TO_CELL)
+    if pos.cells[move.dst.index] is not None:
+        return _R(Reason.CELL_TAKEN)
+    return None
+
+
+def _to_column(pos: Position, move: Move, rules: Rules, head: Card) -> Refusal | None:
+    dst, count = move.dst, move.count
     target = pos.columns[dst.index]
     if target:
         base = target[-1]
@@ -202,6 +220,48 @@ def _with(found: tuple[int, int, int, int], s: int, v: int) -> tuple[int, int, i
     return (t[0], t[1], t[2], t[3])
 
 
+class NotASolutionError(ValueError):
+    """Moves that are not a solution: move ``index`` (from 0) is refused, or (``index`` ``None``) they
+    do not end with every card home."""
+
+    def __init__(self, message: str, index: int | None = None, move: Move | None = None,
+                 refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.index = index
+        self.move = move
+        self.refusal = refusal
+
+
+def verify_solution(start: Position, moves: Sequence[Move], rules: Rules) -> list[Position]:
+    r"""Replay ``moves`` from ``start``, each checked: the positions along them, ``start`` first.
+
+    The one replay-and-verify of a solution (a worker's reply, a known path,
+    the solver's own answer): :class:`NotASolutionError` when a move is
+    refused where it is played or the last position is not won.
+
+    >>> from freecell.rules import FREECELL
+    >>> pos = Position.from_text("Foundations: H-K C-K D-K S-Q\nFreecells: KS\n" + ":\n" * 8)
+    >>> len(verify_solution(pos, [Move.parse("ah")], FREECELL))
+    2
+    >>> verify_solution(pos, [], FREECELL)
+    Traceback (most recent call last):
+    ...
+    freecell.engine.NotASolutionError: the moves do not end with every card home
+    """
+    positions = [start]
+    pos = start
+    for i, m in enumerate(moves):
+        refusal = check_move(pos, m, rules)
+        if refusal is not None:
+            raise NotASolutionError(f"move {i + 1} ({m.text()}) is illegal: {refusal.reason.value}", i, m,
+                                    refusal)
+        pos = apply_move(pos, m)
+        positions.append(pos)
+    if not pos.is_won():
+        raise NotASolutionError("the moves do not end with every card home")
+    return positions
+
+
 def play(pos: Position, move: Move, rules: Rules) -> Position:
     """Check then apply; :class:`IllegalMoveError` on a refused move."""
     refusal = check_move(pos, move, rules)
@@ -218,62 +278,66 @@ def legal_moves(pos: Position, rules: Rules, distinct: bool = False) -> list[Mov
     whole column carried into an empty one (which changes nothing) is left
     out: this is the form the solver wants; the page wants them all.
     """
-    out: list[Move] = []
     empty_cells = [i for i, c in enumerate(pos.cells) if c is None]
     empty_cols = [i for i, c in enumerate(pos.columns) if not c]
     if distinct:
         empty_cells = empty_cells[:1]
         empty_cols = empty_cols[:1]
+    out: list[Move] = []
+    for si, col in enumerate(pos.columns):
+        if col:
+            out += _column_moves(pos, rules, si, empty_cells, empty_cols, distinct)
+    # sources that hold one card: cells, and foundations when cards come back
+    singles: list[tuple[Pile, Card]] = [(cell(i), c) for i, c in enumerate(pos.cells) if c is not None]
+    if rules.foundation_return:
+        singles += [(foundation(s), (n - 1) * 4 + s) for s, n in enumerate(pos.foundations) if n]
+    for src, c in singles:
+        out += _single_moves(pos, rules, src, c, empty_cells, empty_cols)
+    return out
+
+
+def _column_moves(pos: Position, rules: Rules, si: int, empty_cells: list[int], empty_cols: list[int],
+                  distinct: bool) -> list[Move]:
+    """The legal moves from column ``si`` (not empty): home, to a free cell, runs onto the columns."""
+    col = pos.columns[si]
+    bottom = col[-1]
+    src = column(si)
+    out = [Move(src, foundation())] if pos.foundations[bottom & 3] == bottom // 4 else []
+    out += [Move(src, cell(i)) for i in empty_cells]
+    run = run_length(col, rules)
     room = capacity(pos, rules)
     room_empty = capacity(pos, rules, to_empty_column=True)
     king_only = rules.empty_column is EmptyColumn.KING
-    found = pos.foundations
-    # sources that hold one card: cells, and foundations when cards come back
-    singles: list[tuple[Pile, Card]] = [
-        (cell(i), c) for i, c in enumerate(pos.cells) if c is not None
-    ]
-    for si, col in enumerate(pos.columns):
-        if not col:
+    for di, target in enumerate(pos.columns):
+        if di == si:
             continue
-        bottom = col[-1]
-        src = column(si)
-        if found[bottom & 3] == bottom // 4:
-            out.append(Move(src, foundation()))
-        for i in empty_cells:
-            out.append(Move(src, cell(i)))
-        run = run_length(col, rules)
-        for di, target in enumerate(pos.columns):
-            if di == si:
-                continue
-            if target:
-                base = target[-1]
-                for k in range(1, min(run, room) + 1):
-                    if rules.builds_on(col[-k], base):
-                        out.append(Move(src, column(di), k))
-                        break
-            elif di in empty_cols:
-                top = min(run, room_empty)
-                for k in range(1, top + 1):
-                    if distinct and k == len(col):
-                        break  # the whole column into an empty one: no change
-                    if king_only and col[-k] // 4 + 1 != KING:
-                        continue
+        if target:
+            base = target[-1]
+            k = next((k for k in range(1, min(run, room) + 1) if rules.builds_on(col[-k], base)), None)
+            if k is not None:
+                out.append(Move(src, column(di), k))
+        elif di in empty_cols:
+            for k in range(1, min(run, room_empty) + 1):
+                if distinct and k == len(col):
+                    break  # the whole column into an empty one: no change
+                if not (king_only and col[-k] // 4 + 1 != KING):
                     out.append(Move(src, column(di), k))
-    if rules.foundation_return:
-        for s in range(4):
-            if found[s]:
-                singles.append((foundation(s), (found[s] - 1) * 4 + s))
-    for src, c in singles:
-        if src.kind == CELL and found[c & 3] == c // 4:
-            out.append(Move(src, foundation()))
-        if src.kind == FOUNDATION:
-            out.extend(Move(src, cell(i)) for i in empty_cells)
-        for di, target in enumerate(pos.columns):
-            if target:
-                if rules.builds_on(c, target[-1]):
-                    out.append(Move(src, column(di)))
-            elif di in empty_cols and not (king_only and c // 4 + 1 != KING):
+    return out
+
+
+def _single_moves(pos: Position, rules: Rules, src: Pile, c: Card, empty_cells: list[int],
+                  empty_cols: list[int]) -> list[Move]:
+    """The legal moves of card ``c``, alone on ``src`` (a free cell, or a foundation it may leave)."""
+    out = [Move(src, foundation())] if src.kind == CELL and pos.foundations[c & 3] == c // 4 else []
+    if src.kind == FOUNDATION:
+        out += [Move(src, cell(i)) for i in empty_cells]
+    king_only = rules.empty_column is EmptyColumn.KING
+    for di, target in enumerate(pos.columns):
+        if target:
+            if rules.builds_on(c, target[-1]):
                 out.append(Move(src, column(di)))
+        elif di in empty_cols and not (king_only and c // 4 + 1 != KING):
+            out.append(Move(src, column(di)))
     return out
 
 

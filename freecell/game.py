@@ -30,6 +30,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from . import safejson
 from .deals import DealNumberError, check_deal_number
@@ -364,51 +365,15 @@ class Game:
                  "elapsed"}
         if set(data) - known:
             raise GameLoadError("the saved game has unknown fields")
-        try:
-            rules = Rules.from_json(data.get("rules", {}))
-        except ValueError as e:
-            raise GameLoadError(f"the saved rules are wrong: {e}") from None
-        variant_id = data.get("variant")
-        if variant_id is not None:
-            try:
-                saved = find_variant(variant_id)
-            except ValueError as e:
-                raise GameLoadError(f"the saved variant is wrong: {e}") from None
-            if "rules" in data and _base(rules) != _base(saved.rules):
-                raise GameLoadError("the saved rules are not those of the saved variant")
-            rules = replace(saved.rules, foundation_return=rules.foundation_return)
+        rules = _saved_rules(data)
         auto_move = data.get("auto_move", True)
         if not isinstance(auto_move, bool):
             raise GameLoadError("auto_move must be true or false")
         elapsed = data.get("elapsed", 0)
         if isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)) or not 0 <= elapsed < 10**9:
             raise GameLoadError("the saved time is wrong")
-        try:
-            if "deal" in data and "board" not in data:
-                game = cls(check_deal_number(data["deal"]), rules=rules, variant=variant_id,
-                           auto_move=auto_move, clock=clock)
-            elif "board" in data and "deal" not in data and isinstance(data["board"], str):
-                game = cls(position=Position.from_text(data["board"], rules), rules=rules,
-                           variant=variant_id, auto_move=auto_move, clock=clock)
-            elif "deal" in data and "board" in data:
-                raise GameLoadError("the saved game has both a deal number and a board")
-            else:
-                raise GameLoadError("the saved game has neither a deal number nor a board")
-        except (DealNumberError, BoardError) as e:
-            raise GameLoadError(f"the saved start is wrong: {e}") from None
-        turns, redo = data.get("turns", []), data.get("redo", [])
-        damaged = False
-        if prefix:  # what is not a list of turns counts as none
-            if not isinstance(turns, list):
-                turns, redo, damaged = [], [], True
-            if not isinstance(redo, list):
-                redo, damaged = [], True
-            if len(turns) + len(redo) > MAX_TURNS:
-                turns, redo, damaged = turns[:MAX_TURNS], redo[:max(0, MAX_TURNS - len(turns))], True
-        if not (isinstance(turns, list) and isinstance(redo, list)):
-            raise GameLoadError("the saved history is not a list")
-        if len(turns) + len(redo) > MAX_TURNS:
-            raise GameLoadError("the saved history is too long")
+        game = cls._saved_start(data, rules, auto_move, clock)
+        turns, redo, damaged = _saved_history(data, prefix)
         replayed = 0
         for item in turns + redo:
             try:
@@ -425,6 +390,24 @@ class Game:
         if game.is_won():
             game.clock.stopped = True
         return game, damaged
+
+    @classmethod
+    def _saved_start(cls, data: dict[str, Any], rules: Rules, auto_move: bool,
+                     clock: Callable[[], float]) -> Game:
+        """The game at the saved start: a deal number or a board, never both."""
+        variant_id = data.get("variant")
+        try:
+            if "deal" in data and "board" not in data:
+                return cls(check_deal_number(data["deal"]), rules=rules, variant=variant_id,
+                           auto_move=auto_move, clock=clock)
+            if "board" in data and "deal" not in data and isinstance(data["board"], str):
+                return cls(position=Position.from_text(data["board"], rules), rules=rules,
+                           variant=variant_id, auto_move=auto_move, clock=clock)
+        except (DealNumberError, BoardError) as e:
+            raise GameLoadError(f"the saved start is wrong: {e}") from None
+        if "deal" in data and "board" in data:
+            raise GameLoadError("the saved game has both a deal number and a board")
+        raise GameLoadError("the saved game has neither a deal number nor a board")
 
     def replay(self, turn: str) -> Turn:
         """Play one saved turn as it was saved (its move, then its auto-moves), checking each move.
@@ -454,6 +437,43 @@ class Game:
                 raise GameLoadError(f"a saved move is illegal: {m.text()} ({refusal.reason.value})")
             pos = apply_move(pos, m)
         return self._push(first, tuple(auto), before, pos)
+
+
+def _saved_rules(data: dict[str, Any]) -> Rules:
+    """The saved rules: the variant's (with the player's option of cards back from the foundations)."""
+    try:
+        rules = Rules.from_json(data.get("rules", {}))
+    except ValueError as e:
+        raise GameLoadError(f"the saved rules are wrong: {e}") from None
+    variant_id = data.get("variant")
+    if variant_id is None:
+        return rules
+    try:
+        saved = find_variant(variant_id)
+    except ValueError as e:
+        raise GameLoadError(f"the saved variant is wrong: {e}") from None
+    if "rules" in data and _base(rules) != _base(saved.rules):
+        raise GameLoadError("the saved rules are not those of the saved variant")
+    return replace(saved.rules, foundation_return=rules.foundation_return)
+
+
+def _saved_history(data: dict[str, Any], prefix: bool) -> tuple[list[object], list[object], bool]:
+    """The saved turns and turns undone, and whether some were dropped (``prefix``: what is not a list
+    of turns, or beyond the history cap, counts as none instead of refusing the game)."""
+    turns, redo = data.get("turns", []), data.get("redo", [])
+    damaged = False
+    if prefix:
+        if not isinstance(turns, list):
+            turns, redo, damaged = [], [], True
+        if not isinstance(redo, list):
+            redo, damaged = [], True
+        if len(turns) + len(redo) > MAX_TURNS:
+            turns, redo, damaged = turns[:MAX_TURNS], redo[:max(0, MAX_TURNS - len(turns))], True
+    if not (isinstance(turns, list) and isinstance(redo, list)):
+        raise GameLoadError("the saved history is not a list")
+    if len(turns) + len(redo) > MAX_TURNS:
+        raise GameLoadError("the saved history is too long")
+    return turns, redo, damaged
 
 
 def _base(rules: Rules) -> Rules:

@@ -71,9 +71,6 @@ class Position:
     def empty_cells(self) -> int:
         return self.cells.count(None)
 
-    def empty_columns(self) -> int:
-        return sum(1 for c in self.columns if not c)
-
     def all_cards(self) -> list[Card]:
         """Every card on the table, in cells and home; a valid position has 52."""
         out = [c for col in self.columns for c in col]

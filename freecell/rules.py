@@ -98,6 +98,19 @@ class Rules:
 FREECELL = Rules()
 
 
+def move_capacity(free_cells: int, empty_columns: int) -> int:
+    """How many cards may move at once with this free space: ``(free_cells + 1) * 2 ** empty_columns``.
+
+    ``empty_columns`` counts the empty columns that can hold cards set aside:
+    not the destination when it is one of them, and none when only kings may
+    fill an empty column (:func:`freecell.engine.capacity` applies the rules).
+
+    >>> move_capacity(4, 0), move_capacity(1, 1), move_capacity(0, 3)
+    (5, 4, 8)
+    """
+    return (free_cells + 1) << max(empty_columns, 0)
+
+
 class Reason(StrEnum):
     """Why a move is refused.  The value is the message id the page translates."""
 

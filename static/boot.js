@@ -7,7 +7,7 @@
 // Python uses window.freecellCatalogue(lang) and window.freecellTranslate(messages)
 // (freecell/browser/i18n.py) when the player picks another language.  The lists
 // below (the languages, the themes and speeds kept in the settings) are the
-// game's own, written in by build.py from freecell/ui/i18n.py and freecell/ui/store.py.
+// game's own, written in by build.py from freecell/ui/text/catalogue.py and freecell/ui/progress/settings.py.
 "use strict";
 (function () {
   const BOOT = {"languages": ["en"], "theme": ["dark"], "speed": ["normal"]} /* __FREECELL_BOOT__ */;

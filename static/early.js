@@ -1,10 +1,10 @@
 // Early table: a returning player's table, drawn before Python is ready.
 //
-// The page's Python keeps the table as it was last drawn (freecell/ui/drawn.py,
+// The page's Python keeps the table as it was last drawn (freecell/ui/progress/stored_table.py,
 // localStorage "freecell.drawn": where every card and pile was, the table's
 // size and classes, the status bar's texts).  This script draws that table
 // from it at once, with the same sprite symbols the page's Python uses
-// (freecell/ui/sprite.py, put in index.html by build.py), so the pixels are
+// (freecell/ui/table/sprite.py, put in index.html by build.py), so the pixels are
 // the same; Python then draws over it in one step.  Nothing here is
 // interactive, and every value read is checked against an allow-list first
 // (numbers in range, card and pile names, the sprite's symbol names, short

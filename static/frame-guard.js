@@ -1,6 +1,6 @@
 // Frame guard: what the page needs before PyScript loads, when it is embedded.
 //
-// 1. Embed mode (?embed=1, read as freecell/ui/start.py reads it): the
+// 1. Embed mode (?embed=1, read as freecell/ui/address/query.py reads it): the
 //    compact layout class on <html> at once, so the frame never jumps, and no
 //    install prompt.  Python checks the address again and owns the rest.
 // 2. Storage: in a frame whose storage the browser refuses (a third-party

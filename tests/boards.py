@@ -27,6 +27,11 @@ from freecell.rules import FREECELL, Build, EmptyColumn, Rules
 ColumnsSpec = Mapping[int, str] | Sequence[str]
 
 
+
+def empty_columns(pos: Position) -> int:
+    """How many columns of ``pos`` are empty."""
+    return sum(1 for c in pos.columns if not c)
+
 def cards(text: str) -> tuple[Card, ...]:
     """``"KS QH JC"`` as cards, in the order written."""
     return tuple(parse_card(t) for t in text.split())

@@ -13,7 +13,7 @@ from freecell.engine import check_move
 from freecell.piles import CELL, COLUMN, FOUNDATION, HOME, Move, Pile, foundation
 from freecell.position import Position
 from freecell.rules import FREECELL, Rules
-from freecell.ui.focus import Target, pile_order, settle
+from freecell.ui.table.focus import Target, pile_order, settle
 
 
 def _walk(target: Target, pile: Pile, index: int, pos: Position) -> tuple[list[str], Target]:

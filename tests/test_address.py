@@ -1,18 +1,21 @@
 """Outside text and the address: what is shown of it, why it is refused, the game as a link.
 
-- freecell.ui.text: bidi controls and other control characters never reach
+- freecell.ui.address.sanitize: bidi controls and other control characters never reach
   a message; right-to-left text can be isolated.
-- freecell.ui.start.parse_query: each refusal names its cause; a long
+- freecell.ui.address.query.parse_query: each refusal names its cause; a long
   address that asks only for a good deal is not refused.
-- freecell.ui.link: a game as ``?deal=…&moves=…`` and back, through the
+- freecell.ui.address.link: a game as ``?deal=…&moves=…`` and back, through the
   engine; tampered links give a reason and the plain deal.
-- freecell.ui.notices: the "not saved" notice comes back after a dismissal,
-  at most once a minute.
+- freecell.ui.address.embed and freecell.ui.address.query.parse_embed: embed
+  mode, the host origins, the host's commands and the events, allow-lists
+  only (Hypothesis feeds arbitrary messages).
 """
 
 from __future__ import annotations
 
+import json
 import unicodedata
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -21,10 +24,29 @@ from hypothesis import strategies as st
 from freecell.game import Game
 from freecell.piles import Move
 from freecell.position import Position
-from freecell.ui.link import MAX_MOVES_CHARS, game_link, parse_link
-from freecell.ui.notices import FailureNotice
-from freecell.ui.start import MAX_FIELDS, REASONS, StartRequest, parse_embed, parse_query
-from freecell.ui.text import BIDI_CONTROLS, FSI, PDI, clean, isolate, shorten
+from freecell.ui.address.embed import COMMAND_SOURCE, Command, event, parse_command, parse_origin
+from freecell.ui.address.link import MAX_MOVES_CHARS, game_link, parse_link
+from freecell.ui.address.query import (
+    MAX_FIELDS,
+    REASONS,
+    EmbedRequest,
+    StartRequest,
+    parse_embed,
+    parse_query,
+)
+from freecell.ui.address.sanitize import BIDI_CONTROLS, FSI, PDI, clean, clip, isolate
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=6),
+    max_leaves=25,
+)
+
+
+def short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
 
 # --- outside text -------------------------------------------------------------------------------
 
@@ -42,8 +64,8 @@ def test_bidi_controls_are_stripped() -> None:
 
 
 def test_shorten_and_isolate() -> None:
-    assert shorten("\u202e" + "9" * 30) == "9" * 24 + "…"
-    assert shorten("abc") == "abc"
+    assert clip("\u202e" + "9" * 30) == "9" * 24 + "…"
+    assert clip("abc") == "abc"
     assert isolate("\u202eabc") == FSI + "abc" + PDI
     assert isolate("x" * 40, limit=None) == FSI + "x" * 40 + PDI
 
@@ -53,7 +75,7 @@ def test_shorten_and_isolate() -> None:
 def test_nothing_that_changes_a_line_gets_through(text: str) -> None:
     out = clean(text)
     assert not any(ch in BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in out)
-    assert len(shorten(text)) <= 25
+    assert len(clip(text)) <= 25
 
 
 def test_a_refused_deal_echoes_only_clean_text() -> None:
@@ -223,16 +245,84 @@ def test_any_moves_text_never_raises(moves: str) -> None:
     assert back.game is not None and back.game.deal == 617
 
 
-# --- the "not saved" notice ----------------------------------------------------------------------
+# --- embedding -----------------------------------------------------------------------------
 
 
-def test_the_notice_comes_back_after_a_dismissal_at_most_once_a_minute() -> None:
-    notice = FailureNotice()
-    assert notice.failed(100.0)  # the first failure is said
-    assert not notice.failed(101.0)  # on show: nothing more
-    notice.dismissed()
-    assert not notice.failed(120.0)  # dismissed, but said less than a minute ago
-    assert notice.failed(160.0)  # the next failed save a minute on
-    notice.dismissed()
-    assert not notice.failed(200.0) and notice.failed(221.0)
-    assert not notice.failed(10_000.0)  # still on show: never twice at once
+def test_parse_embed() -> None:
+    assert parse_embed("") == EmbedRequest()
+    assert parse_embed("?embed=1") == EmbedRequest(True, ())
+    assert parse_embed("?embed=1").target == "*"
+    req = parse_embed("?embed=1&host=https://Example.org&host=http://127.0.0.1:8123/&host=https://example.org")
+    assert req.hosts == ("https://example.org", "http://127.0.0.1:8123")
+    assert req.target == "https://example.org"
+    for bad in ("?embed=true", "?embed=1x", "?embed=", "?Embed=1", "&".join(["a=1"] * 50) + "&embed=1"):
+        assert not parse_embed(bad).embed, bad
+    many = "&".join(f"host=http://h{i}.org" for i in range(8))
+    assert len(parse_embed("?embed=1&" + many).hosts) <= 4
+
+
+def test_parse_query_survives_too_many_fields() -> None:
+    assert parse_query("&".join(["x=1"] * 50)).error is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["javascript:alert(1)", "data:text/html,x", "https://a.org/x", "https://a.org?x", "https://a.org#x",
+     "https://u:p@a.org", "https://a.org:99999", "https:// a.org", "https://a.org\n", "//a.org", "*",
+     "null", "https://<b>.org", "http://a.org\\@b.org", "", "h" * 300],
+    ids=short,
+)
+def test_bad_origins(text: str) -> None:
+    assert parse_origin(text) is None
+
+
+HOSTS = ("http://127.0.0.1:8000",)
+
+
+def test_commands() -> None:
+    ok = json.dumps({"source": COMMAND_SOURCE, "type": "deal", "deal": 617})
+    assert parse_command(HOSTS[0], ok, HOSTS) == Command("deal", 617)
+    new = json.dumps({"source": COMMAND_SOURCE, "type": "new"})
+    assert parse_command(HOSTS[0], new, HOSTS) == Command("new")
+    assert parse_command("http://127.0.0.1:9999", ok, HOSTS) is None  # another origin
+    assert parse_command("null", ok, HOSTS) is None
+    assert parse_command(HOSTS[0], ok, ()) is None  # no host named: nothing is accepted
+    for bad in (
+        {"source": COMMAND_SOURCE, "type": "deal", "deal": "617"},
+        {"source": COMMAND_SOURCE, "type": "deal", "deal": 0},
+        {"source": COMMAND_SOURCE, "type": "deal", "deal": True},
+        {"source": COMMAND_SOURCE, "type": "deal", "deal": 617, "extra": "<img src=x>"},
+        {"source": COMMAND_SOURCE, "type": "deal", "deal": 617, "__proto__": {}},
+        {"source": "freecell", "type": "deal", "deal": 617},
+        {"source": COMMAND_SOURCE, "type": "eval", "code": "alert(1)"},
+        [COMMAND_SOURCE, "new"],
+    ):
+        assert parse_command(HOSTS[0], json.dumps(bad), HOSTS) is None, bad
+    assert parse_command(HOSTS[0], "x" * 10_000, HOSTS) is None
+    assert parse_command(HOSTS[0], None, HOSTS) is None
+    assert parse_command(HOSTS[0], "[" * 100_000 + "]" * 100_000, HOSTS) is None  # too deep for json
+
+
+def test_a_field_json_dropped_is_refused_by_the_objects_own_keys() -> None:
+    """``{..., extra: undefined}``: JSON.stringify drops ``extra``, Object.keys still lists it."""
+    text = json.dumps({"source": COMMAND_SOURCE, "type": "deal", "deal": 617})
+    assert parse_command(HOSTS[0], text, HOSTS, ["source", "type", "deal"]) == Command("deal", 617)
+    assert parse_command(HOSTS[0], text, HOSTS, ("deal", "type", "source")) == Command("deal", 617)
+    for keys in (["source", "type", "deal", "extra"], ["source", "type"], ["source", "type", "deal", "deal"],
+                 "source,type,deal", [1, 2, 3], ["source", "type", "deal", *("x" * 20)], {}):
+        assert parse_command(HOSTS[0], text, HOSTS, keys) is None, keys
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON, st.sampled_from([*HOSTS, "http://evil.test", "null", ""]))
+def test_arbitrary_messages_never_raise(value: Any, origin: str) -> None:
+    cmd = parse_command(origin, json.dumps(value), HOSTS)
+    assert cmd is None or (origin in HOSTS and cmd.kind in ("new", "deal"))
+
+
+def test_events_have_the_fixed_shape() -> None:
+    assert event("started", 617, 1, 0.4) == {"source": "freecell", "type": "started", "deal": 617,
+                                             "moves": 1, "seconds": 0}
+    assert event("won", None, 90, 123.9)["seconds"] == 123
+    with pytest.raises(ValueError):
+        event("lost", 1, 1, 1)

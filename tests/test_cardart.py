@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from freecell.cards import is_red, make_card
-from freecell.ui.cardart import CARD_RATIO, TOP_STRIP, Elem, card_face, pile_mark
+from freecell.ui.table.cardart import CARD_RATIO, TOP_STRIP, Elem, card_face, pile_mark
 
 SIZES = [(44.0, 44.0 * CARD_RATIO), (60.0, 84.0), (100.0, 140.0), (112.6, 157.7), (50.0, 90.0), (50.0, 55.0)]
 COLOUR_CLASSES = {"suit-red", "suit-black"}
@@ -183,9 +183,9 @@ def test_large_indices_stay_inside(card: int, w: float, ratio: float, four: bool
 
 @pytest.mark.parametrize(("w", "h"), SIZES)
 def test_large_indices_are_bigger_and_fit_their_strip(w: float, h: float) -> None:
-    from freecell.ui.cardart import LARGE_TOP_STRIP
-    from freecell.ui.layout import CARD_RATIO as LAYOUT_RATIO
-    from freecell.ui.layout import LARGE_MIN_STRIP
+    from freecell.ui.table.cardart import LARGE_TOP_STRIP
+    from freecell.ui.table.layout import CARD_RATIO as LAYOUT_RATIO
+    from freecell.ui.table.layout import LARGE_MIN_STRIP
 
     assert LARGE_MIN_STRIP * LAYOUT_RATIO >= LARGE_TOP_STRIP  # the layout shows the whole strip
     for card in range(52):

@@ -1,4 +1,4 @@
-"""The kept drawing (freecell/ui/drawn.py), the sprite, and static/early.js's copy of their rules."""
+"""The kept drawing (freecell/ui/progress/stored_table.py), the sprite, and early.js's copy of their rules."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import pytest
 from freecell.cards import card_text
 from freecell.game import Game
 from freecell.position import Position
-from freecell.ui import drawn, sprite
-from freecell.ui.layout import compute_layout
+from freecell.ui.progress import stored_table
+from freecell.ui.table import sprite
+from freecell.ui.table.layout import compute_layout
 from freecell.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,10 +39,10 @@ def _js_number(name: str) -> int:
 
 
 def test_early_js_allows_exactly_what_the_record_holds() -> None:
-    assert _js_number("MAX_COORD") == drawn.MAX_COORDINATE
-    assert _js_number("MAX_TEXT") == drawn.MAX_TEXT
-    assert tuple(_js_list("STATUS")) == drawn.STATUS_NAMES
-    assert tuple(_js_list("CLASSES")) == drawn.TABLE_CLASSES
+    assert _js_number("MAX_COORD") == stored_table.MAX_COORDINATE
+    assert _js_number("MAX_TEXT") == stored_table.MAX_TEXT
+    assert tuple(_js_list("STATUS")) == stored_table.STATUS_NAMES
+    assert tuple(_js_list("CLASSES")) == stored_table.TABLE_CLASSES
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
@@ -51,16 +52,16 @@ def test_every_record_passes_early_js_rules(variant: str, large: bool) -> None:
     game.play(game.legal_moves()[0])
     rules = game.rules
     layout = compute_layout(390, 658, rules.free_cells, rules.columns)
-    text = drawn.drawn_record(layout, game.position, deal=617, variant=variant, large=large,
+    text = stored_table.drawn_record(layout, game.position, deal=617, variant=variant, large=large,
                               classes=["four-colour", "nonsense"], status=[("moves", "Moves 1", False),
                                                                            ("bogus", "x", False)])
     rec = json.loads(text)
     card, face, pile, mark = (_js_regex(n) for n in ("CARD", "FACE", "PILE", "MARK"))
-    assert rec["v"] == drawn.VERSION and len(rec["cards"]) == 52
+    assert rec["v"] == stored_table.VERSION and len(rec["cards"]) == 52
     assert {c[0] for c in rec["cards"]} == {card_text(c) for c in range(52)}
     for name, x, y, symbol in rec["cards"]:
         assert card.fullmatch(name) and face.fullmatch(symbol) and symbol.endswith(name)
-        assert abs(x) <= drawn.MAX_COORDINATE and abs(y) <= drawn.MAX_COORDINATE
+        assert abs(x) <= stored_table.MAX_COORDINATE and abs(y) <= stored_table.MAX_COORDINATE
         assert ("-L-" in symbol) == large
     for name, symbol, _x, _y in rec["piles"]:
         assert pile.fullmatch(name) and mark.fullmatch(symbol)
@@ -84,7 +85,7 @@ def test_the_sprite_has_every_symbol_a_drawing_uses() -> None:
 def test_a_drawing_lies_where_the_layout_puts_the_cards() -> None:
     pos = Position.deal(1)
     layout = compute_layout(1280, 684)
-    rec = json.loads(drawn.drawn_record(layout, pos, deal=1, variant="freecell"))
+    rec = json.loads(stored_table.drawn_record(layout, pos, deal=1, variant="freecell"))
     spots = layout.spots(pos)
     where = {name: (x, y) for name, x, y, _ in rec["cards"]}
     for c in range(52):

@@ -16,6 +16,7 @@ import pytest
 from freecell.cards import card_text, make_card, parse_card
 from freecell.engine import (
     IllegalMoveError,
+    NotASolutionError,
     apply_move,
     can_finish,
     capacity,
@@ -29,15 +30,17 @@ from freecell.engine import (
     moving_cards,
     play,
     safe_automove,
+    verify_solution,
 )
 from freecell.piles import CELL, COLUMN, FOUNDATION, Move, cell, foundation
 from freecell.position import Position
-from freecell.rules import FREECELL, Build, EmptyColumn, Reason, Refusal, Rules
+from freecell.rules import FREECELL, Build, EmptyColumn, Reason, Refusal, Rules, move_capacity
 from tests.boards import (
     board,
     brute_force_moves,
     cards,
     deal_positions,
+    empty_columns,
     mv,
     pick_move,
     sequence_position,
@@ -78,10 +81,10 @@ DEAD = Position(
 
 
 def test_hand_built_boards_are_what_the_tests_assume() -> None:
-    assert RUN.empty_cells() == 1 and RUN.empty_columns() == 1
+    assert RUN.empty_cells() == 1 and empty_columns(RUN) == 1
     assert RUN.columns[0] == cards("9C 8D 7S 6H 5C 4H")
     assert HOME.foundations == (1, 11, 2, 0)
-    assert HOME.empty_columns() == 2
+    assert empty_columns(HOME) == 2
     for pos, rules in [(RUN, FREECELL), (HOME, FREECELL), (BUILDS, FREECELL), (KINGS, KING)]:
         pos.validate(rules)
 
@@ -260,8 +263,8 @@ CAPACITY_TO_EMPTY = [
 @pytest.mark.parametrize("e", range(4))
 def test_capacity_table(f: int, e: int) -> None:
     pos = spread(range(52), FREECELL, empty_cells=f, empty_columns=e)
-    assert pos.empty_cells() == f and pos.empty_columns() == e
-    assert capacity(pos, FREECELL) == CAPACITY[f][e]
+    assert pos.empty_cells() == f and empty_columns(pos) == e
+    assert capacity(pos, FREECELL) == CAPACITY[f][e] == move_capacity(f, e)
     if e:
         assert capacity(pos, FREECELL, to_empty_column=True) == CAPACITY_TO_EMPTY[f][e]
     # Kings only: empty columns never count.
@@ -418,8 +421,8 @@ def test_legal_moves_on_random_positions(rules: Rules) -> None:
     rng = random.Random(2024)
     walked = deal_positions(range(1, 31), rules, rng, steps=200, every=15)
     # Brute force is slow: all positions with empty columns (up to 15), then others.
-    with_empty = [p for p in walked if p.empty_columns()][:15]
-    positions = with_empty + [p for p in walked if not p.empty_columns()][: 40 - len(with_empty)]
+    with_empty = [p for p in walked if empty_columns(p)][:15]
+    positions = with_empty + [p for p in walked if not empty_columns(p)][: 40 - len(with_empty)]
     for pos in positions:
         check_legal_moves(pos, rules)
     assert len(positions) == 40
@@ -664,3 +667,23 @@ def test_safe_automove_is_a_legal_home_move() -> None:
             assert check_move(pos, m, rules) is None
             assert is_safe_home(pos, moving_cards(pos, m)[0], rules)
     assert found > 50
+
+
+def test_verify_solution_replays_every_move_and_says_which_is_refused() -> None:
+    from pathlib import Path
+
+    from freecell.game import Game
+
+    game = Game(1)  # deal 1's solution, as turns: each turn's move and its moves home
+    for text in (Path(__file__).parent / "data" / "solutions" / "deal_1.txt").read_text().split():
+        game.play(Move.parse(text))
+    moves = [m for turn in game.turns for m in turn.moves]
+    start = Position.deal(1)
+    along = verify_solution(start, moves, FREECELL)
+    assert len(along) == len(moves) + 1 and along[0] == start and along[-1].is_won()
+    with pytest.raises(NotASolutionError) as refused:
+        verify_solution(start, [moves[0], Move.parse("11")], FREECELL)
+    assert refused.value.index == 1 and refused.value.refusal is not None
+    with pytest.raises(NotASolutionError) as short:
+        verify_solution(start, moves[:-1], FREECELL)
+    assert short.value.index is None

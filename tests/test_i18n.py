@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from freecell.rules import Reason
-from freecell.ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from freecell.ui.progress.settings import LANGUAGES
+from freecell.ui.text.catalogue import DEFAULT_LANGUAGE
 
 ROOT = Path(__file__).resolve().parent.parent
 I18N = ROOT / "static" / "i18n"
@@ -55,7 +56,7 @@ EXPECTED_PLACEHOLDERS: dict[str, set[str]] = {
     "rules.multi.col_label": {"n"},
 }
 
-# What a refusal's sentence names (freecell.ui.i18n.Catalogue.refusal); the others have none.
+# What a refusal's sentence names (freecell.ui.text.catalogue.Catalogue.refusal); the others have none.
 REFUSAL_PLACEHOLDERS: dict[Reason, set[str]] = {
     Reason.TOO_MANY_CARDS: {"moving", "capacity", "cells", "columns", "onto"},
     Reason.NOT_ONE_LOWER: {"card", "bases", "onto"},

@@ -1,7 +1,7 @@
 """Keyboard play without a browser: focus moves, Enter, shortcuts, the long-press picker.
 
 The pure modules behind the page's keyboard and long press
-(:mod:`freecell.ui.focus`, :mod:`freecell.ui.picker`) are driven here the way
+(:mod:`freecell.ui.table.focus`, :mod:`freecell.ui.table.picker`) are driven here the way
 the page drives them, up to a whole deal won with keys alone.
 """
 
@@ -16,7 +16,7 @@ from freecell.game import Game
 from freecell.piles import CELL, COLUMN, FOUNDATION, Move, Pile, cell, column, foundation
 from freecell.position import Position
 from freecell.rules import FREECELL, Reason
-from freecell.ui.focus import (
+from freecell.ui.table.focus import (
     KEYS,
     Target,
     activate,
@@ -27,9 +27,9 @@ from freecell.ui.focus import (
     settle,
     shortcut,
 )
-from freecell.ui.layout import compute_layout
-from freecell.ui.picker import Picker
-from freecell.ui.table import TableState
+from freecell.ui.table.layout import compute_layout
+from freecell.ui.table.picker import Picker
+from freecell.ui.table.table import TableState
 from tests.browser.helpers import board_from_parts, solution_lines
 from tests.keyboard_plan import keys_for_move
 

@@ -1,4 +1,4 @@
-"""The table's geometry (:mod:`freecell.ui.layout`): everything fits, nothing overlaps, the rule holds.
+"""The table's geometry (:mod:`freecell.ui.table.layout`): everything fits, nothing overlaps, the rule holds.
 
 The rule (see the module's docstring): the card size depends on the table's
 box only, as large as fits a column of ``PLANNED`` cards at the readable
@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from freecell.game import Game
 from freecell.position import Position
-from freecell.ui import cardart
-from freecell.ui.layout import (
+from freecell.ui.table import cardart
+from freecell.ui.table.layout import (
     CARD_RATIO,
     LARGE_MIN_STRIP,
     MAX_CARD_WIDTH,

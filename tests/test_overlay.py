@@ -1,4 +1,4 @@
-"""Where the hint bar and the notice float (:mod:`freecell.ui.overlay`): never over what they must leave.
+"""Where the hint bar and the notice float (:mod:`freecell.ui.table.overlay`): never over what they need.
 
 Over the three sizes of the issue (their table areas: the page's bars taken
 off), deal 1, Seahaven, Eight Off and a board with a 17-card column, for
@@ -13,10 +13,10 @@ import pytest
 
 from freecell.game import Game
 from freecell.position import Position
-from freecell.ui import overlay
-from freecell.ui.analysis import FOUND, HintBar
-from freecell.ui.layout import Layout, Rect, compute_layout
-from freecell.ui.screen import hint_marks
+from freecell.ui.analysis.analysis import HintBar, HintState
+from freecell.ui.table import overlay
+from freecell.ui.table.layout import Layout, Rect, compute_layout
+from freecell.ui.text.bars import hint_marks
 from tests.boards import cards
 
 # The table area at each size (the status bar, message line and buttons taken off, as the page has them).
@@ -60,7 +60,7 @@ def test_the_bars_never_cover_what_the_hint_names(size: str, name: str) -> None:
     layout = layout_for(size, game)
     x0, x1 = bar_span(layout.width)
     for move in game.legal_moves():
-        piles, cards, _ = hint_marks(HintBar(FOUND, pos, move))
+        piles, cards, _ = hint_marks(HintBar(HintState.FOUND, pos, move))
         named = overlay.hint_rects(layout, pos, piles, cards)
         assert named
         y = overlay.place(layout.height, BAR_H, x0=x0, x1=x1, must=named,

@@ -8,8 +8,7 @@ import shutil
 from pathlib import Path
 
 import build
-from freecell.ui.i18n import LANGUAGES
-from freecell.ui.store import CHOICE_SETTINGS
+from freecell.ui.progress.settings import CHOICE_SETTINGS, LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[1]
 

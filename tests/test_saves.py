@@ -1,4 +1,4 @@
-"""Every unfinished game kept (freecell.ui.saves, .shelf, .records), in CPython.
+"""Every game kept (freecell.ui.progress: saved_games, save_entries, save_format, save_failures).
 
 - The save format: incremental records replay to the same game (Hypothesis
   over random play, undo, redo, restart, reloads); a write torn at every
@@ -9,7 +9,8 @@
   same game in two tabs gives "conflict", never an overwrite.
 - The unfinished list: bounded, the oldest dropped first and named.
 - Damage, hostile data and a full store: never a crash, the legal prefix
-  kept, the failure said.
+  kept, the failure said; the "not saved" notice comes back after a
+  dismissal, at most once a minute.
 """
 
 from __future__ import annotations
@@ -29,12 +30,14 @@ from hypothesis import strategies as st
 from freecell.game import Game
 from freecell.piles import Move
 from freecell.position import Position
-from freecell.ui import records, saves, shelf
-from freecell.ui.keyvalue import MemoryStorage
-from freecell.ui.records import CHUNK, PREFIX, parse_key, read_head
-from freecell.ui.saves import KEY_TAB, LIMIT, ChangeKind, Outcome, SaveStore
-from freecell.ui.start import parse_query
-from freecell.ui.store import KEY_GAME, KEY_STATS
+from freecell.ui.address.query import parse_query
+from freecell.ui.progress import save_entries, save_format, saved_games
+from freecell.ui.progress.keyvalue import MemoryStorage
+from freecell.ui.progress.legacy import KEY_GAME, LEGACY_ID
+from freecell.ui.progress.save_failures import FailureNotice
+from freecell.ui.progress.save_format import CHUNK, PREFIX, parse_key, read_head
+from freecell.ui.progress.saved_games import KEY_TAB, LIMIT, KeyKind, SaveOutcome, SaveStore
+from freecell.ui.progress.stats import KEY_STATS
 
 
 def clock() -> float:
@@ -113,8 +116,9 @@ def loaded(local: MemoryStorage) -> tuple[str | None, bool]:
 @contextlib.contextmanager
 def small_chunks(size: int = 3, slack: int = 4) -> Iterator[None]:
     """Chunks of a few records and an early compaction, so short games cross every boundary."""
-    with mock.patch.object(records, "CHUNK", size), mock.patch.object(saves, "CHUNK", size), \
-            mock.patch.object(shelf, "CHUNK", size), mock.patch.object(saves, "COMPACT_SLACK", slack):
+    with mock.patch.object(save_format, "CHUNK", size), mock.patch.object(saved_games, "CHUNK", size), \
+            mock.patch.object(save_entries, "CHUNK", size), \
+            mock.patch.object(saved_games, "COMPACT_SLACK", slack):
         yield
 
 
@@ -224,7 +228,7 @@ def test_a_long_session_of_undo_and_redo_is_compacted_as_it_is_saved() -> None:
     game = Game(617, clock=clock)
     store.start(game)
     play(store, game, 3, 1.0)
-    with mock.patch.object(saves, "COMPACT_AT", 20):
+    with mock.patch.object(saved_games, "COMPACT_AT", 20):
         for i in range(50):
             game.undo() if i % 2 == 0 else game.redo()
             assert store.save(game, 10.0 + i).ok
@@ -453,17 +457,17 @@ def test_another_tab_that_saved_the_game_since_is_never_overwritten() -> None:
     written = len(local.log)
     head_key = store_key(local)
     change = b.changed(head_key)  # the storage event in b
-    assert change.kind is ChangeKind.GAME and change.ours and change.conflict and b.conflict
+    assert change.kind is KeyKind.GAME and change.ours and change.conflict and b.conflict
     assert a.changed(head_key).conflict is False  # a wrote it itself
     game_b.play(game_b.legal_moves()[0])
-    assert b.save(game_b, 20.0).outcome is Outcome.CONFLICT
+    assert b.save(game_b, 20.0).outcome is SaveOutcome.CONFLICT
     assert len(local.log) == written  # nothing written over a's moves
     got = b.resume(b.game_id or "", clock)  # "reload that game here"
     assert got is not None and got.game is not None and got.game.to_json() == game_a.to_json()
     game_b = got.game
     assert not b.conflict
     play(b, game_b, 1, 30.0)
-    assert a.save(game_a, 40.0).outcome is Outcome.CONFLICT  # now a is the older tab
+    assert a.save(game_a, 40.0).outcome is SaveOutcome.CONFLICT  # now a is the older tab
 
 
 def test_a_conflict_is_found_without_the_storage_event_and_a_fork_keeps_both() -> None:
@@ -476,7 +480,7 @@ def test_a_conflict_is_found_without_the_storage_event_and_a_fork_keeps_both() -
     assert game_b is not None
     play(a, game_a, 1, 2.0)
     game_b.play(game_b.legal_moves()[-1])
-    assert b.save(game_b, 3.0).outcome is Outcome.CONFLICT
+    assert b.save(game_b, 3.0).outcome is SaveOutcome.CONFLICT
     assert b.fork(4.0).ok  # b's moves as a game of their own
     assert sorted(s.moves for s in a.unfinished()) == [3, 3]
     assert b.save(game_b, 5.0).ok and not b.conflict
@@ -493,7 +497,7 @@ def test_a_duplicated_tab_memory_gives_a_conflict_not_an_overwrite() -> None:
     assert game_a is not None and game_b is not None and a.game_id == b.game_id
     play(a, game_a, 1, 1.0)
     game_b.play(game_b.legal_moves()[0])
-    assert b.save(game_b, 2.0).outcome is Outcome.CONFLICT
+    assert b.save(game_b, 2.0).outcome is SaveOutcome.CONFLICT
 
 
 def test_storage_events_name_the_game_and_whether_it_is_this_tabs() -> None:
@@ -504,14 +508,14 @@ def test_storage_events_name_the_game_and_whether_it_is_this_tabs() -> None:
     play(a, game, 1, 1.0)
     b.start(Game(5, clock=clock))
     change = b.changed(store_key(local))
-    assert change.kind is ChangeKind.GAME and change.id == a.game_id
+    assert change.kind is KeyKind.GAME and change.id == a.game_id
     assert not change.ours and not change.conflict
     chunk = next(k for k in local.data if (p := parse_key(k)) is not None and p.gen is not None)
     assert a.changed(chunk).ours and not a.changed(chunk).conflict
-    assert b.changed(KEY_STATS).kind is ChangeKind.STATS
-    assert b.changed(None).kind is ChangeKind.CLEARED
-    assert b.changed("something.else").kind is ChangeKind.OTHER
-    assert b.changed(KEY_TAB).kind is ChangeKind.OTHER
+    assert b.changed(KEY_STATS).kind is KeyKind.STATS
+    assert b.changed(None).kind is KeyKind.CLEARED
+    assert b.changed("something.else").kind is KeyKind.OTHER
+    assert b.changed(KEY_TAB).kind is KeyKind.OTHER
 
 
 # --- faults --------------------------------------------------------------------------------------
@@ -529,7 +533,7 @@ def test_a_full_store_says_so_plays_on_and_saves_everything_once_there_is_room()
     for i in range(100):
         do(game, rng.choice(["play", "play", "undo", "redo"]), rng)
         results.append(store.save(game, 10.0 + i).outcome)
-    assert Outcome.FAILED in results and Outcome.CONFLICT not in results
+    assert SaveOutcome.FAILED in results and SaveOutcome.CONFLICT not in results
     got, _ = loaded(local)
     assert got is not None and json.loads(got)["turns"] == json.loads(game.to_json())["turns"][:3]
     local.quota = None
@@ -581,7 +585,7 @@ def test_a_head_that_cannot_be_read_starts_its_deal_over() -> None:
     got = store.resume("x1", clock)
     assert got is not None and got.damaged and got.game is not None and got.game.deal == 617
     assert got.game.variant is not None and got.game.variant.id == "bakers"
-    assert store.resume("x2", clock) == saves.Restored(None, damaged=True)  # a board cannot start over
+    assert store.resume("x2", clock) == saved_games.Restored(None, damaged=True)  # a board cannot start over
     assert store.resume("nothing", clock) is None
     assert not any(k.startswith(PREFIX + "freecell.board") for k in local.data)
 
@@ -607,7 +611,7 @@ def test_hostile_stored_data_never_raises(stored: dict[str, str]) -> None:
     got = store.restore(parse_query("?deal=1"), clock)
     assert got.game is not None and got.game.deal == 1
     store.unfinished()
-    assert store.save(got.game, 2.0).outcome in (Outcome.SAVED, Outcome.CONFLICT)
+    assert store.save(got.game, 2.0).outcome in (SaveOutcome.SAVED, SaveOutcome.CONFLICT)
 
 
 # --- older pages ---------------------------------------------------------------------------------
@@ -625,7 +629,7 @@ def test_the_single_game_of_older_pages_is_moved_into_the_list() -> None:
     assert KEY_GAME not in local.data
     got = store.restore(None, clock)
     assert got.resumed and got.game is not None and got.game.to_json() == old.to_json()
-    assert store.game_id == saves.LEGACY_ID
+    assert store.game_id == LEGACY_ID
     assert got.game.redo() is not None  # the turn undone can be redone
 
 
@@ -640,11 +644,27 @@ def test_an_older_damaged_game_keeps_its_legal_prefix() -> None:
     assert got.game is not None and got.game.moves == 2
 
 
+# --- the "not saved" notice ----------------------------------------------------------------------
+
+
+def test_the_notice_comes_back_after_a_dismissal_at_most_once_a_minute() -> None:
+    notice = FailureNotice()
+    assert notice.failed(100.0)  # the first failure is said
+    assert not notice.failed(101.0)  # on show: nothing more
+    notice.dismissed()
+    assert not notice.failed(120.0)  # dismissed, but said less than a minute ago
+    assert notice.failed(160.0)  # the next failed save a minute on
+    notice.dismissed()
+    assert not notice.failed(200.0) and notice.failed(221.0)
+    assert not notice.failed(10_000.0)  # still on show: never twice at once
+
+
 # --- the new modules' examples ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["freecell.ui.text", "freecell.ui.keyvalue", "freecell.ui.records",
-                                  "freecell.ui.link", "freecell.ui.notices", "freecell.ui.saves"])
+@pytest.mark.parametrize("name", ["freecell.ui.address.sanitize", "freecell.ui.progress.keyvalue",
+                                  "freecell.ui.progress.save_format", "freecell.ui.address.link",
+                                  "freecell.ui.progress.save_failures", "freecell.ui.progress.saved_games"])
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0

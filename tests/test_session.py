@@ -1,4 +1,4 @@
-"""The headless page (:mod:`freecell.ui.session`): every intent and the Change it returns, in CPython.
+"""The headless page (:mod:`freecell.ui.session.session`): every intent and the Change it returns, in CPython.
 
 These tests hold the page's logic (what a tap, an undo, a hint, a solver
 reply, a setting does); the browser tests only check that the DOM follows.
@@ -18,16 +18,21 @@ from freecell.piles import CELL, FOUNDATION, Move, Pile, column
 from freecell.position import Position
 from freecell.rules import Reason, Refusal
 from freecell.solver import Solver
-from freecell.ui import analysis as an
-from freecell.ui import change as ch
-from freecell.ui import speech
-from freecell.ui.i18n import Catalogue
-from freecell.ui.keyvalue import MemoryStorage
-from freecell.ui.progress import Progress
-from freecell.ui.screen import first_fit, hint_text, status_items, status_plans
-from freecell.ui.session import Boot, Session
-from freecell.ui.start import parse_query
-from freecell.ui.store import Settings
+from freecell.ui.address.query import parse_query
+from freecell.ui.analysis import analysis as an
+from freecell.ui.analysis import replies as rp
+from freecell.ui.analysis.analysis import HintState
+from freecell.ui.progress.keyvalue import MemoryStorage
+from freecell.ui.progress.progress import Progress
+from freecell.ui.progress.save_entries import SaveOutcome
+from freecell.ui.progress.settings import Settings, load_settings
+from freecell.ui.session import change as ch
+from freecell.ui.session.opening import Boot
+from freecell.ui.session.session import FINISH_STEP_MS, Session
+from freecell.ui.text import speech
+from freecell.ui.text.bars import hint_text
+from freecell.ui.text.catalogue import Catalogue
+from freecell.ui.text.status import first_fit, status_items, status_plans, time_item
 from freecell.variants import variant
 from tests.boards import board
 
@@ -67,7 +72,7 @@ def session(query: str = "?deal=1", settings: Settings | None = None, local: Mem
     progress = Progress(local if local is not None else MemoryStorage(),
                         tab if tab is not None else MemoryStorage(), wall=wall or Wall())
     s = Session(catalogue(), settings, progress, clock=Clock())
-    run(s, s.start(Boot(parse_query(query))))
+    run(s, s.opening.start(Boot(parse_query(query))))
     return s
 
 
@@ -75,22 +80,22 @@ def run(s: Session, change: ch.Change) -> ch.Change:
     """What the page does with a change's storage effects (the rest is the DOM's)."""
     for effect in change.effects:
         if isinstance(effect, ch.SaveGame):
-            s.save()
+            s.keeping.saved(s.progress.save(s.game))
     return change
 
 
-def asks(change: ch.Change) -> list[an.Ask]:
-    return [e.ask for e in change.effects if isinstance(e, ch.AskSolver)]
+def asks(change: ch.Change) -> list[rp.Ask]:
+    return [e.ask for e in change.effects if isinstance(e, rp.AskSolver)]
 
 
-def solve(pos: Position, s: Session, nodes: int = 200_000) -> an.SolverReply:
+def solve(pos: Position, s: Session, nodes: int = 200_000) -> rp.SolverReply:
     """What the worker would answer about ``pos``, as the page parses it."""
     r = Solver(pos, s.game.rules).solve(max_nodes=nodes)
     data = {"type": "result", "verdict": r.verdict, "moves": [m.to_json() for m in r.moves],
             "hint": r.moves[0].to_json() if r.moves else None, "nodes": r.nodes, "ms": 1,
             "difficulty": "easy" if r.verdict == "solved" else None}
-    reply = an.parse_reply(data, pos, s.game.rules)
-    assert isinstance(reply, an.SolverReply)
+    reply = rp.parse_reply(data, pos, s.game.rules)
+    assert isinstance(reply, rp.SolverReply)
     return reply
 
 
@@ -99,16 +104,16 @@ def solve(pos: Position, s: Session, nodes: int = 200_000) -> an.SolverReply:
 
 def test_start_deals_what_the_address_asks_and_asks_the_solver() -> None:
     s = Session(catalogue(), clock=Clock())
-    change = s.start(Boot(parse_query("?deal=617")))
+    change = s.opening.start(Boot(parse_query("?deal=617")))
     assert s.game.deal == 617 and change.new_game and change.game_changed and change.redraw
-    assert change.message == ch.Message("Deal 617")
+    assert change.message == ch.MessageLine("Deal 617")
     assert [a.position for a in asks(change)] == [s.position]
     assert ch.SetAddress() in change.effects and ch.SaveGame(whole=True) in change.effects
 
 
 def test_a_bad_address_says_why_and_deals_anyway() -> None:
     s = Session(catalogue(), clock=Clock())
-    change = s.start(Boot(parse_query("?deal=banana")))
+    change = s.opening.start(Boot(parse_query("?deal=banana")))
     assert s.game.deal is not None
     assert change.message is not None and change.message.reason == "url" and "banana" in change.message.text
 
@@ -166,7 +171,7 @@ def test_a_refusal_names_the_real_cards_and_numbers() -> None:
         "Too many cards to move at once: at most 2 into an empty column, not 4 "
         "(1 empty free cell, no other empty column).")
     fr = Session(catalogue("fr"), clock=Clock())
-    fr.start(Boot(parse_query("?board=" + quote(RUN.to_text()))))
+    fr.opening.start(Boot(parse_query("?board=" + quote(RUN.to_text()))))
     assert fr.drop(column(0), top, column(1)).announce == (
         "Trop de cartes à la fois\u202f: 4 au plus sur 10♦, pas 6 (1 cellule libre, 1 colonne vide).")
 
@@ -191,10 +196,10 @@ def test_a_refusal_under_other_rules_says_why() -> None:
 def test_a_drag_asks_where_the_cards_would_land_and_changes_nothing() -> None:
     s = session()  # deal 1: 6♠ ends column 1, 9♣ column 2, 6♥ column 4, A♥ column 7 (K♥ on it)
     before = s.position
-    assert not s.can_drop(column(0), 6, column(1))  # 6♠ onto 9♣
+    assert s.landing(column(0), 6, column(1)) is None  # 6♠ onto 9♣
     assert s.landing(column(0), 6, column(0)) is None and s.landing(column(0), 6, None) is None
     assert s.landing(column(0), 6, Pile(CELL, 2)) == Pile(CELL, 2)
-    assert not s.can_drop(column(0), 5, Pile(CELL, 0))  # 6♦ 6♠ is no run
+    assert s.landing(column(0), 5, Pile(CELL, 0)) is None  # 6♦ 6♠ is no run
     b = session("?board=" + quote(board({1: "AH", 2: "2C"}, bury=8).to_text()))
     n = len(b.position.columns[0]) - 1
     assert b.landing(column(0), n, Pile(FOUNDATION, 0)) == Pile(FOUNDATION, 2)  # any foundation: the hearts'
@@ -252,10 +257,10 @@ def test_undo_and_redo_glide_and_say_so() -> None:
     after = s.position
     undo = s.undo()
     assert undo.kind == "undone" and undo.frames == (after, s.position)
-    assert undo.message == ch.Message("Move undone")
+    assert undo.message == ch.MessageLine("Move undone")
     redo = s.redo()
-    assert redo.kind == "redone" and s.position == after and redo.message == ch.Message("Move redone")
-    assert s.undo().kind == "undone" and s.undo().message == ch.Message("Nothing to undo")
+    assert redo.kind == "redone" and s.position == after and redo.message == ch.MessageLine("Move redone")
+    assert s.undo().kind == "undone" and s.undo().message == ch.MessageLine("Nothing to undo")
 
 
 def test_stuck_panel_undo_brings_the_table_back() -> None:
@@ -268,8 +273,8 @@ def test_stuck_panel_undo_brings_the_table_back() -> None:
     assert undo.kind == "undone" and undo.redraw and undo.game_changed and s.panel is None
     assert s.position == before and s.game.moves == 0
     assert s.redo().kind == "redone" and s.panel == "stuck"
-    assert s.replay().kind == "new-game" and s.panel is None and s.position == s.game.start
-    assert s.new_deal().new_game and s.panel is None
+    assert s.opening.replay().kind == "new-game" and s.panel is None and s.position == s.game.start
+    assert s.opening.new_deal().new_game and s.panel is None
 
 
 def test_every_change_of_the_game_cancels_a_press() -> None:
@@ -277,18 +282,18 @@ def test_every_change_of_the_game_cancels_a_press() -> None:
     s = session()
     s.play(s.game.legal_moves()[0])
     assert s.undo().game_changed
-    assert s.new_deal().game_changed
-    assert s.open_deal(5).game_changed
+    assert s.opening.new_deal().game_changed
+    assert s.opening.open_deal(5).game_changed
     s.play(s.game.legal_moves()[0])
-    assert s.replay().game_changed
+    assert s.opening.replay().game_changed
     assert not s.tap_card(column(0), 6).game_changed  # a selection is not a change of the game
 
 
 def test_selected_cards_follow_the_selection() -> None:
     s = session()
     s.tap_card(column(0), 6)
-    assert s.selected_cards() == {parse_card("6S")}
-    assert s.tap_card(column(0), 6).kind == "deselected" and s.selected_cards() == set()
+    assert s.table.selected_cards() == {parse_card("6S")}
+    assert s.tap_card(column(0), 6).kind == "deselected" and s.table.selected_cards() == set()
 
 
 # --- hints and the solver ----------------------------------------------------------------------
@@ -299,15 +304,15 @@ def test_a_hint_answers_at_once_then_the_solver_replaces_it() -> None:
     pos = s.position
     change = s.hint()
     bar = s.analysis.bar
-    assert bar is not None and bar.state == an.FALLBACK and bar.suggestion and bar.move is not None
+    assert bar is not None and bar.state == HintState.FALLBACK and bar.suggestion and bar.move is not None
     assert change.announce == hint_text(s.cat, bar)
     reply = solve(pos, s)
     answer = s.solver_reply(pos, reply)
-    assert s.analysis.bar is not None and s.analysis.bar.state == an.FOUND
+    assert s.analysis.bar is not None and s.analysis.bar.state == HintState.FOUND
     assert s.analysis.bar.move == reply.moves[0] and answer.announce.startswith("Try this")
     played = s.hint()  # the second press plays it
     assert played.kind == "moved" and s.game.turns[-1].move == reply.moves[0]
-    assert s.verdict() is an.Verdict.SOLVED  # along the known solution
+    assert s.verdict() is rp.Verdict.SOLVED  # along the known solution
 
 
 def test_a_proof_carries_down_the_line_of_play_until_undone_past() -> None:
@@ -321,26 +326,26 @@ def test_a_proof_carries_down_the_line_of_play_until_undone_past() -> None:
     (ask2,) = asks(s.play(second))
     assert ask2.keep == start
     s.hint()
-    lost = s.solver_reply(start, an.SolverReply(an.Verdict.UNSOLVABLE))
-    assert s.verdict() is an.Verdict.UNSOLVABLE  # two moves after the proven start
-    assert ch.CancelSolver() in lost.effects  # the search of the current position is moot
-    assert s.analysis.bar is not None and s.analysis.bar.state == an.UNSOLVABLE_BAR
+    lost = s.solver_reply(start, rp.SolverReply(rp.Verdict.UNSOLVABLE))
+    assert s.verdict() is rp.Verdict.UNSOLVABLE  # two moves after the proven start
+    assert rp.CancelSolver() in lost.effects  # the search of the current position is moot
+    assert s.analysis.bar is not None and s.analysis.bar.state == HintState.UNSOLVABLE
     s.undo()
-    assert s.verdict() is an.Verdict.UNSOLVABLE
+    assert s.verdict() is rp.Verdict.UNSOLVABLE
     s.undo()
-    assert s.position == start and s.verdict() is an.Verdict.UNSOLVABLE
+    assert s.position == start and s.verdict() is rp.Verdict.UNSOLVABLE
     s.play(first)
-    assert s.verdict() is an.Verdict.UNSOLVABLE
+    assert s.verdict() is rp.Verdict.UNSOLVABLE
 
 
 def test_a_proof_is_withdrawn_when_the_player_undoes_past_it() -> None:
     s = session()
     s.play(s.game.legal_moves()[0])
     child = s.position
-    s.solver_reply(child, an.SolverReply(an.Verdict.UNSOLVABLE))
-    assert s.verdict() is an.Verdict.UNSOLVABLE
+    s.solver_reply(child, rp.SolverReply(rp.Verdict.UNSOLVABLE))
+    assert s.verdict() is rp.Verdict.UNSOLVABLE
     s.undo()
-    assert s.verdict() is an.Verdict.UNKNOWN
+    assert s.verdict() is rp.Verdict.UNKNOWN
 
 
 def test_back_to_the_last_winnable_position() -> None:
@@ -351,11 +356,11 @@ def test_back_to_the_last_winnable_position() -> None:
     wrong = next(m for m in s.game.legal_moves() if m != s.analysis.known[start].rest[0])
     s.play(wrong)
     s.hint()
-    s.solver_reply(s.position, an.SolverReply(an.Verdict.UNSOLVABLE))
+    s.solver_reply(s.position, rp.SolverReply(rp.Verdict.UNSOLVABLE))
     bar = s.analysis.bar
-    assert bar is not None and bar.state == an.UNSOLVABLE_BAR and bar.back == 1
+    assert bar is not None and bar.state == HintState.UNSOLVABLE and bar.back == 1
     change = s.back_to_winnable()
-    assert change.kind == "jumped" and s.position == start and s.verdict() is an.Verdict.SOLVED
+    assert change.kind == "jumped" and s.position == start and s.verdict() is rp.Verdict.SOLVED
 
 
 def test_winnable_only_draws_again_and_the_old_reply_does_not_touch_the_new_deal() -> None:
@@ -363,11 +368,11 @@ def test_winnable_only_draws_again_and_the_old_reply_does_not_touch_the_new_deal
     settings = Settings().with_choice("deal-source", "winnable").with_choice("variant", "freecell0")
     s = session("", settings=settings)
     old = s.position
-    change = s.solver_reply(old, an.SolverReply(an.Verdict.UNSOLVABLE))
+    change = s.solver_reply(old, rp.SolverReply(rp.Verdict.UNSOLVABLE))
     assert change.new_game and s.position != old and s.game.variant is not None
-    assert s.verdict() is an.Verdict.UNKNOWN  # the new deal is not marked lost
-    again = s.solver_reply(old, an.SolverReply(an.Verdict.UNSOLVABLE))  # a late copy of the reply
-    assert not again.new_game and s.verdict() is an.Verdict.UNKNOWN
+    assert s.verdict() is rp.Verdict.UNKNOWN  # the new deal is not marked lost
+    again = s.solver_reply(old, rp.SolverReply(rp.Verdict.UNSOLVABLE))  # a late copy of the reply
+    assert not again.new_game and s.verdict() is rp.Verdict.UNKNOWN
 
 
 def test_a_fresh_deal_gets_its_difficulty() -> None:
@@ -382,24 +387,24 @@ def test_an_unknown_verdict_resumes_the_search_once() -> None:
     s = session()
     pos = s.position
     s.hint()
-    change = s.solver_reply(pos, an.SolverReply(an.Verdict.UNKNOWN, hint=s.game.legal_moves()[0]))
+    change = s.solver_reply(pos, rp.SolverReply(rp.Verdict.UNKNOWN, hint=s.game.legal_moves()[0]))
     (deep,) = asks(change)
     assert deep.position == pos and deep.budget_ms == an.DEEP_BUDGET_MS
     bar = s.analysis.bar
-    assert bar is not None and bar.state == an.FALLBACK and not bar.suggestion
-    again = s.solver_reply(pos, an.SolverReply(an.Verdict.UNKNOWN, hint=s.game.legal_moves()[0]))
+    assert bar is not None and bar.state == HintState.FALLBACK and not bar.suggestion
+    again = s.solver_reply(pos, rp.SolverReply(rp.Verdict.UNKNOWN, hint=s.game.legal_moves()[0]))
     assert not asks(again)
 
 
 def test_a_worker_failure_never_hides_a_suggestion() -> None:
     s = session()
     s.hint()
-    s.solver_reply(s.position, an.SolverFailure("boom"))
-    assert s.analysis.bar is not None and s.analysis.bar.state == an.FALLBACK
+    s.solver_reply(s.position, rp.SolverFailure("boom"))
+    assert s.analysis.bar is not None and s.analysis.bar.state == HintState.FALLBACK
     s.solver_unavailable(first=True, dead=True)
     assert s.analysis.unavailable and not asks(s.play(s.game.legal_moves()[0]))
     bar = s.analysis.show(s.line(), quick=False)
-    assert bar.state == an.UNAVAILABLE
+    assert bar.state == HintState.UNAVAILABLE
 
 
 @pytest.mark.parametrize("data", [
@@ -412,7 +417,7 @@ def test_a_worker_failure_never_hides_a_suggestion() -> None:
     {"type": "result", "verdict": "solved", "moves": [{"from": "1"}] * 3000},
 ])
 def test_malformed_replies_are_refused(data: object) -> None:
-    assert an.parse_reply(data, Position.deal(1), Game(1).rules) is None
+    assert rp.parse_reply(data, Position.deal(1), Game(1).rules) is None
 
 
 # --- finish, settings, language --------------------------------------------------------------------
@@ -430,12 +435,25 @@ Freecells: - - - -
 """
 
 
+def test_what_the_action_bar_offers_is_the_sessions_to_say() -> None:
+    """The buttons, and their shortcuts, ask the session whether they do something now."""
+    s = session()
+    assert not s.available("undo") and not s.available("redo") and not s.available("replay")
+    assert s.available("hint") and s.available("new") and not s.available("finish")
+    play(s, 1)
+    assert s.available("undo") and s.available("replay") and not s.available("redo")
+    s.undo()
+    assert s.available("redo") and s.available("replay")
+    f = session("?board=" + json.dumps(FINISH)[1:-1].replace("\\n", "/"))
+    assert f.available("finish") and not f.available("new")  # Finish takes New deal's place
+
+
 def test_finish_steps_until_won() -> None:
     s = session("?board=" + json.dumps(FINISH)[1:-1].replace("\\n", "/"))
-    assert s.can_finish()
+    assert s.available("finish")
     change = s.finish()
     steps = 1
-    while ch.FinishNext(an.FINISH_STEP_MS) in change.effects:
+    while ch.FinishNext(FINISH_STEP_MS) in change.effects:
         change = s.finish_step()
         steps += 1
     assert s.game.is_won() and s.panel == "win" and not s.finishing and steps == 3
@@ -447,10 +465,10 @@ def test_switching_the_language_keeps_the_search_the_hint_and_finish() -> None:
     s = session()
     s.hint()
     bar = s.analysis.bar
-    s.analysis.finishing = True
+    s.finishing = True
     change = s.set_catalogue(catalogue("fr"))
     assert change.texts and not change.effects
-    assert s.analysis.bar == bar and s.analysis.finishing and s.analysis.asking == s.position
+    assert s.analysis.bar == bar and s.finishing and s.analysis.asking == s.position
     assert hint_text(s.cat, bar).startswith("Une première idée")
 
 
@@ -460,23 +478,32 @@ def test_settings_apply_at_once_and_are_kept() -> None:
     assert ch.SaveSettings() in change.effects and s.game.auto_move is False
     assert s.set_setting("auto-move", False).kind == "none"  # no change, nothing to do
     look = s.set_setting("four-colour", True)
-    assert look.look and look.redraw
+    assert look.kind == "settings" and look.redraw
     lang = s.set_setting("language", "de")
     assert ch.LoadLanguage("de") in lang.effects
     assert s.set_setting("language", "xx").kind == "none"
     assert s.set_setting("tap", "smart").kind == "settings" and s.table.smart
     off = s.set_setting("winnability", False)
-    assert ch.CancelSolver() in off.effects
+    assert rp.CancelSolver() in off.effects
+
+
+def test_the_timer_can_be_hidden_and_the_choice_is_kept() -> None:
+    s = session()
+    assert not time_item(s.cat, s.game, s.settings.flag("timer")).hidden  # on by default
+    change = s.set_setting("timer", False)
+    assert ch.SaveSettings() in change.effects and not change.redraw  # the status bar only
+    assert time_item(s.cat, s.game, s.settings.flag("timer")).hidden
+    assert load_settings(s.settings.to_json()) == (s.settings, False)  # kept with the settings
 
 
 def test_a_dead_board_says_so_at_start() -> None:
     s = Session(catalogue(), clock=Clock())
-    change = s.start(Boot(parse_query("?board=" + STUCK)))
+    change = s.opening.start(Boot(parse_query("?board=" + STUCK)))
     assert s.panel is None  # one move is left on that board
     s.drop(column(3), 5, column(4))
     dead = s.line()[-1].to_text().replace("\n", "/")
     fresh = Session(catalogue(), clock=Clock())
-    change = fresh.start(Boot(parse_query("?board=" + dead)))
+    change = fresh.opening.start(Boot(parse_query("?board=" + dead)))
     assert fresh.panel == "stuck" and "No moves left" in change.announce
 
 
@@ -501,7 +528,7 @@ def test_two_tabs_play_two_games_and_both_are_kept_whichever_closes_last() -> No
         play(b, 3)
         closing = (a, b) if order == "ab" else (b, a)
         for tab in closing:
-            run(tab, tab.hidden())
+            run(tab, tab.keeping.hidden())
         games = {(g.deal, g.moves) for g in a.progress.unfinished()}
         assert games == {(1, 2), (2, 3)}
         again_a = session("?deal=1", local=local)
@@ -517,11 +544,11 @@ def test_a_tab_never_overwrites_newer_moves_of_another() -> None:
     assert b.game.deal == 1 and b.progress.game_id == a.progress.game_id
     play(b, 2)
     key = next(k for k in local.keys() if k.startswith("freecell.save.") and k.count(".") == 4)  # noqa: SIM118
-    assert a.storage_changed(key).kind == "panel" and a.notice == "other-tab"
+    assert a.keeping.storage_changed(key).kind == "panel" and a.keeping.notice == "other-tab"
     play(a, 1)  # not saved over the other tab's moves
     assert session("?deal=1", local=local, tab=MemoryStorage()).game.moves == 3
-    a.resume_here()  # the notice's button: the other tab's moves, here
-    assert a.game.moves == 3 and a.notice is None
+    a.opening.resume()  # the notice's button: the other tab's moves, here
+    assert a.game.moves == 3 and a.keeping.notice is None
 
 
 def test_statistics_from_two_tabs_are_merged() -> None:
@@ -542,7 +569,7 @@ def test_new_deal_can_be_taken_back_and_counts_nothing() -> None:
     local = MemoryStorage()
     s = session("?deal=617", local=local)
     play(s, 2)
-    run(s, s.new_deal())
+    run(s, s.opening.new_deal())
     assert s.game.deal != 617 or s.game.moves == 0
     kept = s.progress.store.unfinished()[0].id
     assert s.progress.tally.streak == 0 and s.progress.tally.open_games() == (kept,)
@@ -556,9 +583,9 @@ def test_replay_abandons_a_started_game_once_the_replay_starts() -> None:
     s = session("?deal=617")
     play(s, 1)
     old = s.progress.game_id
-    change = run(s, s.replay())
+    change = run(s, s.opening.replay())
     assert change.new_game and change.game_changed and s.position == s.game.start and s.game.deal == 617
-    assert change.message == ch.Message("Deal 617 from the start. Undo brings back the game you left.")
+    assert change.message == ch.MessageLine("Deal 617 from the start. Undo brings back the game you left.")
     # kept until the replay's first move: nothing counted yet, the game still listed
     assert s.progress.tally.played == 1 and s.progress.tally.open_games() == (old,)
     play(s, 1)
@@ -572,8 +599,8 @@ def test_replay_taken_back_by_undo_brings_the_game_back() -> None:
     s = session("?deal=617")
     play(s, 3)
     before, turns = s.position, [t.text() for t in s.game.turns]
-    run(s, s.replay())
-    assert s.can_undo() and not s.game.can_undo()  # the Undo button and key stay on for it
+    run(s, s.opening.replay())
+    assert s.available("undo") and not s.game.can_undo()  # the Undo button and key stay on for it
     back = run(s, s.undo())
     assert back.new_game and s.position == before and [t.text() for t in s.game.turns] == turns
     assert back.message is not None and "617" in back.message.text
@@ -582,17 +609,17 @@ def test_replay_taken_back_by_undo_brings_the_game_back() -> None:
 
 def test_replay_of_a_fresh_or_won_game() -> None:
     s = session("?deal=1")
-    assert not s.can_replay() and s.replay() == ch.Change()  # nothing to replay
+    assert not s.available("replay") and s.opening.replay() == ch.Change()  # nothing to replay
     for m in solution(1):
         run(s, s.play(m))
-    assert s.game.is_won() and s.can_replay()
-    change = run(s, s.replay())
+    assert s.game.is_won() and s.available("replay")
+    change = run(s, s.opening.replay())
     assert s.game.moves == 0 and s.game.deal == 1 and s.panel is None
-    assert change.message == ch.Message("Deal 1 from the start.")  # a won game is not kept to come back to
+    assert change.message == ch.MessageLine("Deal 1 from the start.")  # a won game is not kept
     assert s.progress.tally.won == 1
     stuck = session("?board=" + STUCK)
     run(stuck, stuck.drop(column(3), 5, column(4)))
-    assert run(stuck, stuck.replay()).message == ch.Message(
+    assert run(stuck, stuck.opening.replay()).message == ch.MessageLine(
         "The game from its start. Undo brings back the game you left.")
     assert stuck.position == stuck.game.start and stuck.game.deal is None
 
@@ -601,7 +628,7 @@ def test_the_unfinished_list_is_bounded_and_the_oldest_goes() -> None:
     local, tab, wall = MemoryStorage(), MemoryStorage(), Wall()
     s = session("?deal=100", local=local, tab=tab, wall=wall)
     for n in range(100, 122):
-        run(s, s.open_deal(n))
+        run(s, s.opening.open_deal(n))
         play(s, 1)
         wall.ms += 60_000
     deals = {g.deal for g in s.progress.unfinished()}
@@ -613,22 +640,34 @@ def test_opening_a_deal_with_an_unfinished_game_resumes_it() -> None:
     local = MemoryStorage()
     s = session("?deal=617", local=local)
     play(s, 2)
-    run(s, s.open_deal(5))
-    change = run(s, s.open_deal(617))
+    run(s, s.opening.open_deal(5))
+    change = run(s, s.opening.open_deal(617))
     assert change.new_game and s.game.deal == 617 and s.game.moves == 2
+
+
+def test_what_a_write_gave_comes_back_as_an_intent() -> None:
+    """The page writes (the effects), then tells the session; the notice line is the session's."""
+    s = session()
+    assert s.keeping.saved(SaveOutcome.SAVED) is None and s.keeping.notice is None
+    conflict = s.keeping.saved(SaveOutcome.CONFLICT)
+    assert conflict is not None and conflict.kind == "panel" and s.keeping.notice == "other-tab"
+    s.keeping.close_notice()
+    assert s.keeping.saved(SaveOutcome.FAILED) is not None and s.keeping.notice == "storage"
+    assert s.keeping.storage_failed() is not None  # settings not written: said once a page load
+    assert s.keeping.storage_failed() is None
 
 
 def test_storage_full_says_so_again_after_a_minute() -> None:
     wall = Wall()
     s = session("?deal=617", local=MemoryStorage(quota=100), wall=wall)
     play(s, 1)
-    assert s.notice == "storage"
-    s.close_notice()
+    assert s.keeping.notice == "storage"
+    s.keeping.close_notice()
     play(s, 1)
-    assert s.notice is None  # not at every move
+    assert s.keeping.notice is None  # not at every move
     wall.ms += 61_000
     play(s, 1)
-    assert s.notice == "storage"
+    assert s.keeping.notice == "storage"
 
 
 # --- what the page sends the worker ----------------------------------------------------------------
@@ -648,15 +687,15 @@ def test_a_move_off_a_known_solution_sends_that_solution_and_the_worker_takes_it
     (ask,) = asks(s.play(wrong))
     assert ask.path == (start, rest) and ask.keep is None
     nodes = []
-    for sent in (ask, an.Ask(ask.position, ask.rules, ask.budget_ms)):  # with the path, and without
+    for sent in (ask, rp.Ask(ask.position, ask.rules, ask.budget_ms)):  # with the path, and without
         service = Service()
-        assert service.receive(json.dumps(an.solve_message(sent, 1))) == []  # accepted
+        assert service.receive(json.dumps(rp.solve_message(sent, 1))) == []  # accepted
         replies = []
         while service.busy:
             replies += service.step()
         (result,) = [r for r in replies if r["type"] == "result"]
-        reply = an.parse_reply(result, ask.position, s.game.rules)
-        assert isinstance(reply, an.SolverReply) and reply.verdict is an.Verdict.SOLVED
+        reply = rp.parse_reply(result, ask.position, s.game.rules)
+        assert isinstance(reply, rp.SolverReply) and reply.verdict is rp.Verdict.SOLVED
         nodes.append(reply.nodes)
     assert nodes[0] < nodes[1], nodes  # back onto the known solution sooner
 
@@ -666,11 +705,11 @@ def test_the_kept_search_is_named_in_the_message() -> None:
 
     s = session("?deal=11982")
     service = Service()
-    first = an.Ask(s.position, s.game.rules, an.HINT_BUDGET_MS)
-    assert service.receive(json.dumps(an.solve_message(first, 1))) == []
+    first = rp.Ask(s.position, s.game.rules, an.HINT_BUDGET_MS)
+    assert service.receive(json.dumps(rp.solve_message(first, 1))) == []
     service.step()
     (ask,) = asks(s.play(s.game.legal_moves()[0]))
-    out = service.receive(json.dumps(an.solve_message(ask, 2, keep=1)))
+    out = service.receive(json.dumps(rp.solve_message(ask, 2, keep=1)))
     assert not any(m.get("type") == "error" for m in out)
 
 
@@ -679,9 +718,9 @@ def test_an_ancestors_search_out_of_budget_goes_on_behind_once() -> None:
     start = s.position
     play(s, 2)
     current = s.position
-    change = s.solver_reply(start, an.SolverReply(an.Verdict.UNKNOWN))  # its 3 s ran out, behind
+    change = s.solver_reply(start, rp.SolverReply(rp.Verdict.UNKNOWN))  # its 3 s ran out, behind
     deep, again = asks(change)
     assert deep.position == start and deep.budget_ms == an.DEEP_BUDGET_MS
     assert again.position == current and again.keep == start
     assert s.analysis.background == start and s.analysis.asking == current
-    assert not asks(s.solver_reply(start, an.SolverReply(an.Verdict.UNKNOWN)))  # once only
+    assert not asks(s.solver_reply(start, rp.SolverReply(rp.Verdict.UNKNOWN)))  # once only

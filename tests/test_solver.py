@@ -55,7 +55,7 @@ from freecell.piles import CELL, COLUMN, FOUNDATION, HOME, Move, cell, column, f
 from freecell.position import Position
 from freecell.rules import FREECELL, Build, EmptyColumn, Rules
 from freecell.solver import SOLVED, UNKNOWN, UNSOLVABLE, Result, Solver, hint, replay
-from tests.boards import Key, Undecided, endgame, fc_solve, key, needs_fc_solve, random_walk
+from tests.boards import Key, Undecided, empty_columns, endgame, fc_solve, key, needs_fc_solve, random_walk
 from tests.searches import deal_search
 
 BOARDS = Path(__file__).resolve().parent / "data" / "boards" / "solver"
@@ -339,7 +339,7 @@ def test_multi_card_move() -> None:
 
 def test_zero_free_cells() -> None:
     pos = read_board("zero_cells_near_won", R0)
-    assert pos.cells == () and pos.empty_columns() == 0
+    assert pos.cells == () and empty_columns(pos) == 0
     moves = solve(pos, R0, seconds=10).moves
     assert any(m.dst.kind == COLUMN for m in moves)  # it is not just cards going home
     assert not any(CELL in (m.src.kind, m.dst.kind) for m in moves)
@@ -650,7 +650,7 @@ def test_fc_solve_agrees_after_random_play() -> None:
 def test_the_exact_search_sees_every_single_card_move() -> None:
     """Its move maker finds what the engine lists (a deal's start has no empty column)."""
     for pos in random_walk(Position.deal(5), FREECELL, random.Random(5), 30):
-        if pos.empty_columns() == 0:
+        if empty_columns(pos) == 0:
             ours = set(single_moves(pos, FREECELL))
             engine = {m for m in legal_moves(pos, FREECELL, distinct=True) if m.count == 1}
             assert ours == engine

@@ -11,10 +11,11 @@ from freecell.cards import parse_card
 from freecell.game import Game
 from freecell.piles import Move, cell, column, foundation
 from freecell.position import Position
-from freecell.ui.i18n import Catalogue
-from freecell.ui.speech import (
+from freecell.ui.table.table import Selection
+from freecell.ui.text.catalogue import Catalogue
+from freecell.ui.text.speech import (
     accessible_names,
-    card_name,
+    card_words,
     column_card_label,
     move_sentence,
     pile_label,
@@ -23,7 +24,6 @@ from freecell.ui.speech import (
     selection_sentence,
     turn_sentence,
 )
-from freecell.ui.table import Selection
 from tests.browser.helpers import board_from_parts
 
 I18N = Path(__file__).resolve().parent.parent / "static" / "i18n"
@@ -43,13 +43,13 @@ BOARD = board_from_parts(
 
 def test_every_card_has_words_in_both_languages() -> None:
     for c in (EN, FR):
-        names = [card_name(c, card) for card in range(52)]
+        names = [card_words(c, card) for card in range(52)]
         assert len(set(names)) == 52
         assert not any("card." in n or "{" in n for n in names), names
-    assert card_name(EN, parse_card("QS")) == "queen of spades"
-    assert card_name(FR, parse_card("QS")) == "dame de pique"
-    assert card_name(FR, parse_card("AH")) == "as de cœur"
-    assert card_name(EN, parse_card("TD")) == "ten of diamonds"
+    assert card_words(EN, parse_card("QS")) == "queen of spades"
+    assert card_words(FR, parse_card("QS")) == "dame de pique"
+    assert card_words(FR, parse_card("AH")) == "as de cœur"
+    assert card_words(EN, parse_card("TD")) == "ten of diamonds"
 
 
 def test_pile_names() -> None:

@@ -1,4 +1,4 @@
-"""The table's UI state (:mod:`freecell.ui.table`) without a browser: taps, and the smart tap.
+"""The table's UI state (:mod:`freecell.ui.table.table`) without a browser: taps, and the smart tap.
 
 The board: A-5 of every suit home, columns built so that each case has one
 right answer (a column that builds, the longer run of two, an empty column,
@@ -12,7 +12,7 @@ import pytest
 from freecell.game import Game
 from freecell.piles import CELL, COLUMN, Move, Pile
 from freecell.position import Position
-from freecell.ui.table import TableState
+from freecell.ui.table.table import TableState
 
 BOARD = """Foundations: C-5 D-5 H-5 S-5
 Freecells: - - - -

@@ -34,7 +34,7 @@ from freecell.position import Position
 from freecell.rules import FREECELL, Build, EmptyColumn, Reason, Refusal, Rules
 from freecell.solver import SOLVED, UNKNOWN, UNSOLVABLE, Result, Solver, replay
 from freecell.variants import VARIANTS, Variant, lay_out, variant
-from tests.boards import board, endgame, fc_solve, mv, needs_fc_solve
+from tests.boards import board, empty_columns, endgame, fc_solve, mv, needs_fc_solve
 from tests.test_automove_safety import survey
 from tests.test_solver import Undecided, exact_verdict
 
@@ -272,7 +272,7 @@ def test_king_only_capacity_ignores_empty_columns() -> None:
     """With only kings in empty columns, f + 1 cards move, however many columns are empty."""
     full = "2C 3C 4C 5C 6C 7C 8C"  # seven of the eight cells taken: one free
     pos = board({1: "KS QS JS", 2: "TH", 3: "KH"}, full, rules=EIGHT_OFF, bury=2)
-    assert pos.empty_columns() == 5 and pos.empty_cells() == 1
+    assert empty_columns(pos) == 5 and pos.empty_cells() == 1
     assert capacity(pos, EIGHT_OFF) == capacity(pos, EIGHT_OFF, to_empty_column=True) == 2
     r = check_move(pos, mv("14x3"), EIGHT_OFF)
     assert r == Refusal(Reason.TOO_MANY_CARDS, 3, 2, cells=1, columns=4)  # column 4 is the destination

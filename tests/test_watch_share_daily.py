@@ -1,6 +1,6 @@
 """Watch the solution, share a game, the deal of the day, par: the session's side, in CPython.
 
-- playback (:mod:`freecell.ui.playback`): a solution becomes the game's turns;
+- playback (:mod:`freecell.ui.analysis.playback`): a solution becomes the game's turns;
   watching plays them one turn at a time on a ticketed timer, pauses, steps
   both ways, changes speed, stops at any intent of the player (who plays on
   from there), and every step is undone like any turn; a watched game is
@@ -27,17 +27,20 @@ from freecell.piles import Move
 from freecell.position import Position
 from freecell.rules import FREECELL, Rules
 from freecell.solver import Solver
-from freecell.ui import analysis as an
-from freecell.ui import change as ch
-from freecell.ui import playback as pb
-from freecell.ui.daily import KEY_DAILY, DailyRecord, apply_win, daily_day, read_daily
-from freecell.ui.keyvalue import MemoryStorage
-from freecell.ui.link import game_link
-from freecell.ui.progress import Progress
-from freecell.ui.screen import daily_items, par_text, watch_text
-from freecell.ui.session import PAR_KNOWN, PAR_SEARCHING, Session, boot_for
-from freecell.ui.stats import read_tally
-from freecell.ui.store import KEY_STATS
+from freecell.ui.address.link import game_link
+from freecell.ui.analysis import analysis as an
+from freecell.ui.analysis import playback as pb
+from freecell.ui.analysis import replies as rp
+from freecell.ui.analysis.playback import NoSolution, Par, ParState, PlaybackState
+from freecell.ui.progress.daily import KEY_DAILY, DailyRecord, apply_win, daily_day, read_daily
+from freecell.ui.progress.keyvalue import MemoryStorage
+from freecell.ui.progress.progress import Progress
+from freecell.ui.progress.stats import KEY_STATS, read_tally
+from freecell.ui.session import change as ch
+from freecell.ui.session.opening import boot_for
+from freecell.ui.session.session import Session
+from freecell.ui.text.bars import watch_text
+from freecell.ui.text.panels import daily_items, par_text
 from tests.test_session import Clock, Wall, asks, catalogue, run, solve
 
 DAY = date(2025, 3, 14)
@@ -48,18 +51,18 @@ def page(query: str = "?deal=1", local: MemoryStorage | None = None, today: date
     progress = Progress(local if local is not None else MemoryStorage(), MemoryStorage(), wall=Wall(),
                         today=lambda: today)
     s = Session(catalogue(), progress=progress, clock=Clock())
-    run(s, s.start(boot_for(query, s.clock)))
+    run(s, s.opening.start(boot_for(query, s.clock)))
     return s
 
 
-def known(s: Session) -> an.SolverReply:
+def known(s: Session) -> rp.SolverReply:
     """The worker's answer about the position on the table, given to the session."""
     reply = solve(s.position, s)
     run(s, s.solver_reply(s.position, reply))
     return reply
 
 
-def win(s: Session, reply: an.SolverReply) -> ch.Change:
+def win(s: Session, reply: rp.SolverReply) -> ch.Change:
     """The player plays the solution ``reply`` (about the start) to the win, turn by turn."""
     change = ch.Change()
     for step in pb.plan(s.game.start, reply.moves, s.game.rules):
@@ -98,56 +101,57 @@ def test_a_solution_as_turns_replays_to_the_win_and_counts_as_the_moves_counter(
 def test_watch_shows_the_count_then_plays_turn_by_turn_on_its_timer() -> None:
     s = page()
     known(s)
-    change = s.watch()
-    playback = s.watching
-    assert playback is not None and playback.state == pb.PLAYING and playback.done == 0
+    change = s.watch.start()
+    playback = s.watch.playback
+    assert playback is not None and playback.state == PlaybackState.PLAYING and playback.done == 0
     assert playback.total >= 1 and f"{playback.total} moves" in change.announce
     assert ticket(change).ms == pb.LEAD_MS  # the number of moves is on show before the first step
     assert watch_text(s.cat, playback) == f"A solution in {playback.total} moves"
-    first = run(s, s.watch_tick(ticket(change).ticket))
+    first = run(s, s.watch.tick(ticket(change).ticket))
     assert s.game.moves == 1 and playback.done == 1 and first.frames and first.game_changed
     assert first.announce.startswith(f"Move 1 of {playback.total}: ")
     assert ch.SaveGame() in first.effects
-    assert s.watch_tick(ticket(change).ticket) == ch.Change()  # a stale timer plays nothing
-    second = run(s, s.watch_tick(ticket(first).ticket))
-    assert s.game.moves == 2 and ticket(second).ms == pb.STEP_MS["normal"]
+    assert s.watch.tick(ticket(change).ticket) == ch.Change()  # a stale timer plays nothing
+    second = run(s, s.watch.tick(ticket(first).ticket))
+    assert s.game.moves == 2 and ticket(second).ms == pb.WATCH_STEP_MS["normal"]
 
 
 def test_pause_play_step_both_ways_and_speed() -> None:
     s = page()
     known(s)
-    start = s.watch()
-    paused = s.watch_toggle()
-    assert s.watching is not None and s.watching.state == pb.PAUSED and paused.announce == "Paused"
-    assert s.watch_tick(ticket(start).ticket) == ch.Change()  # paused: the timer in flight does nothing
-    run(s, s.watch_step(forward=True))
-    run(s, s.watch_step(forward=True))
-    assert s.game.moves == 2 and s.watching.done == 2 and s.watching.state == pb.PAUSED
-    back = run(s, s.watch_step(forward=False))
-    assert s.game.moves == 1 and s.watching.done == 1 and s.game.can_redo()
-    assert back.frames[0] != back.frames[-1] and back.announce == f"Move 1 of {s.watching.total}"
-    assert s.position == s.watching.position()
-    faster = s.watch_faster()
-    assert s.watching.speed == "fast" and faster.announce == "Fast" and not faster.effects
-    playing = s.watch_toggle()
-    assert ticket(playing).ms == pb.STEP_MS["fast"]
-    s.watch_faster()
-    assert s.watching.speed == "slow" and s.watch_speed == "slow"
+    start = s.watch.start()
+    paused = s.watch.toggle()
+    assert s.watch.playback is not None and s.watch.playback.state == PlaybackState.PAUSED
+    assert paused.announce == "Paused"
+    assert s.watch.tick(ticket(start).ticket) == ch.Change()  # paused: the timer in flight does nothing
+    run(s, s.watch.step(forward=True))
+    run(s, s.watch.step(forward=True))
+    assert s.game.moves == 2 and s.watch.playback.done == 2 and s.watch.playback.state == PlaybackState.PAUSED
+    back = run(s, s.watch.step(forward=False))
+    assert s.game.moves == 1 and s.watch.playback.done == 1 and s.game.can_redo()
+    assert back.frames[0] != back.frames[-1] and back.announce == f"Move 1 of {s.watch.playback.total}"
+    assert s.position == s.watch.playback.position()
+    faster = s.watch.faster()
+    assert s.watch.playback.speed == "fast" and faster.announce == "Fast" and not faster.effects
+    playing = s.watch.toggle()
+    assert ticket(playing).ms == pb.WATCH_STEP_MS["fast"]
+    s.watch.faster()
+    assert s.watch.playback.speed == "slow" and s.watch.speed == "slow"
 
 
 def test_a_touch_stops_the_playback_and_play_goes_on_from_there_every_step_undoable() -> None:
     s = page()
     known(s)
-    change = s.watch()
+    change = s.watch.start()
     for _ in range(3):
-        change = run(s, s.watch_tick(ticket(change).ticket))
+        change = run(s, s.watch.tick(ticket(change).ticket))
     assert s.game.moves == 3
     pos = s.position
     selected = s.tap_card(*next((m.src, len(pos.columns[m.src.index]) - 1) for m in s.game.legal_moves()
                                 if m.src.kind == 0))
-    assert s.watching is None and selected.announce.startswith("Stopped watching")
+    assert s.watch.playback is None and selected.announce.startswith("Stopped watching")
     assert s.position == pos  # the touch stopped it where it stood
-    assert s.watch_tick(ticket(change).ticket) == ch.Change()
+    assert s.watch.tick(ticket(change).ticket) == ch.Change()
     for n in (2, 1, 0):
         run(s, s.undo())
         assert s.game.moves == n
@@ -157,38 +161,38 @@ def test_a_touch_stops_the_playback_and_play_goes_on_from_there_every_step_undoa
 def test_escape_and_the_close_button_stop_it() -> None:
     s = page()
     known(s)
-    s.watch()
+    s.watch.start()
     assert s.escape() == ch.Change(kind="watch", announce="Stopped watching: play on from here.")
-    assert s.watching is None and s.escape() is None
+    assert s.watch.playback is None and s.escape() is None
 
 
 def test_watch_asks_the_solver_when_nothing_is_known_and_starts_with_its_answer() -> None:
     s = page()
     s.analysis.known.clear()
     s.analysis.asking = None
-    change = s.watch()
-    assert s.watching is not None and s.watching.state == pb.SEARCHING
+    change = s.watch.start()
+    assert s.watch.playback is not None and s.watch.playback.state == PlaybackState.SEARCHING
     assert [a.position for a in asks(change)] == [s.position]
     assert change.announce == "Looking for a solution…"
     ready = s.solver_reply(s.position, solve(s.position, s))
-    assert s.watching.state == pb.PLAYING and ticket(ready).ms == pb.LEAD_MS
+    assert s.watch.playback.state == PlaybackState.PLAYING and ticket(ready).ms == pb.LEAD_MS
     assert "moves" in ready.announce
 
 
 def test_nothing_to_watch_says_why_without_saying_lost() -> None:
     s = page()
     s.analysis.known.clear()
-    s.watch()
-    assert s.watching is not None
-    reply = an.SolverReply(an.Verdict.UNSOLVABLE)
+    s.watch.start()
+    assert s.watch.playback is not None
+    reply = rp.SolverReply(rp.Verdict.UNSOLVABLE)
     change = s.solver_reply(s.position, reply)
-    assert s.watching.state == pb.NONE and s.watching.reason == pb.UNSOLVABLE
+    assert s.watch.playback.state == PlaybackState.NONE and s.watch.playback.reason == NoSolution.UNSOLVABLE
     assert "lost" not in change.announce.lower() and change.announce.startswith("No solution from here")
     other = page()
     other.analysis.known.clear()
-    other.watch()
+    other.watch.start()
     other.solver_unavailable(first=True, dead=True)
-    assert other.watching is not None and other.watching.reason == pb.UNAVAILABLE
+    assert other.watch.playback is not None and other.watch.playback.reason == NoSolution.UNAVAILABLE
 
 
 def test_the_playback_to_the_end_wins_but_a_watched_game_is_not_a_win() -> None:
@@ -196,9 +200,9 @@ def test_the_playback_to_the_end_wins_but_a_watched_game_is_not_a_win() -> None:
     s = page(local=local)
     run(s, s.play(s.game.legal_moves()[0]))  # started by the player: played
     known(s)
-    change = s.watch()
-    while s.watching is not None:
-        change = run(s, s.watch_tick(ticket(change).ticket))
+    change = s.watch.start()
+    while s.watch.playback is not None:
+        change = run(s, s.watch.tick(ticket(change).ticket))
     assert s.game.is_won() and s.panel == "win"
     tally = read_tally(local.read(KEY_STATS))[0]
     assert tally.played == 1 and tally.won == 0 and tally.streak == 0 and tally.open == ()
@@ -208,13 +212,14 @@ def test_watch_a_short_solution_from_the_win_panel_replays_the_deal_with_the_sol
     local = MemoryStorage()
     s = page(local=local)
     win(s, known(s))  # the start's solution: par, and the playback from the start
-    assert s.par_state == PAR_KNOWN
+    assert s.par is not None and s.par.state is ParState.KNOWN
     won = read_tally(local.read(KEY_STATS))[0].won
-    change = s.watch_solution()
-    assert s.game.moves == 0 and s.watching is not None and s.watching.state == pb.PLAYING
-    assert s.watching.total == s.par
-    while s.watching is not None:
-        change = run(s, s.watch_tick(ticket(change).ticket))
+    change = s.watch.solution()
+    assert s.game.moves == 0 and s.watch.playback is not None
+    assert s.watch.playback.state == PlaybackState.PLAYING
+    assert s.par is not None and s.watch.playback.total == s.par.moves
+    while s.watch.playback is not None:
+        change = run(s, s.watch.tick(ticket(change).ticket))
     assert s.game.is_won() and read_tally(local.read(KEY_STATS))[0].won == won
 
 
@@ -225,10 +230,11 @@ def test_par_from_the_known_solution_of_the_start() -> None:
     s = page()
     reply = known(s)
     change = win(s, reply)
-    assert s.par == pb.par(s.game.start, reply.moves, s.game.rules) == s.game.moves
+    assert s.par is not None
+    assert s.par.moves == pb.par(s.game.start, reply.moves, s.game.rules) == s.game.moves
     assert not [a for a in asks(change) if a.position == s.game.start]  # kept from the hints: no search
-    text = par_text(s.cat, s.game.moves, s.par, s.par_state)
-    assert text == f"You: {s.game.moves} moves, the solver’s: {s.par}."
+    text = par_text(s.cat, s.game.moves, s.par)
+    assert text == f"You: {s.game.moves} moves, the solver’s: {s.par.moves}."
 
 
 def test_par_is_asked_of_the_worker_after_the_win_when_not_known() -> None:
@@ -236,12 +242,12 @@ def test_par_is_asked_of_the_worker_after_the_win_when_not_known() -> None:
     s = page("?board=" + "/".join(board.to_text().splitlines()))
     s.analysis.known.clear()
     change = run(s, s.play(Move.parse("ah")))
-    assert s.game.is_won() and s.par_state == PAR_SEARCHING
+    assert s.game.is_won() and s.par is not None and s.par.state is ParState.SEARCHING
     ask = [a for a in asks(change) if a.position == s.game.start]
     assert ask and ask[0].budget_ms > an.HINT_BUDGET_MS
-    assert par_text(s.cat, 1, None, PAR_SEARCHING).startswith("You: 1 moves;")
+    assert par_text(s.cat, 1, Par(ParState.SEARCHING)).startswith("You: 1 moves;")
     s.solver_reply(s.game.start, solve(s.game.start, s))
-    assert s.par_state == PAR_KNOWN and s.par == 1
+    assert s.par is not None and s.par.state is ParState.KNOWN and s.par.moves == 1
 
 
 # --- links -----------------------------------------------------------------------------------------
@@ -251,17 +257,17 @@ def test_a_shared_link_opens_the_same_game_and_undo_goes_back_to_its_start() -> 
     s = page("?deal=617")
     for _ in range(2):
         run(s, s.play(s.game.legal_moves()[0]))
-    shared = s.share()
+    shared = s.keeping.share()
     link = next(e for e in shared.effects if isinstance(e, ch.ShareLink)).query
     assert link == game_link(s.game) and link.startswith("?deal=617&moves=")
     s.open_panel("settings")
-    assert s.shared("copied", "http://x/" + link).message == ch.Message(
+    assert s.keeping.shared("copied", "http://x/" + link).message == ch.MessageLine(
         "Link copied: it opens this game at this move.")
     assert s.panel is None  # done: the panel closes and the line says so
     other = Session(catalogue(), clock=Clock())
-    opened = run(other, other.start(boot_for(link, other.clock)))
+    opened = run(other, other.opening.start(boot_for(link, other.clock)))
     assert other.position == s.position and other.game.moves == 2 and other.panel is None
-    assert opened.message == ch.Message("A shared game, at move 2.")
+    assert opened.message == ch.MessageLine("A shared game, at move 2.")
     assert ch.SetAddress() in opened.effects  # the address drops the moves: a reload keeps the game
     run(other, other.undo())
     run(other, other.undo())
@@ -289,7 +295,7 @@ def test_a_link_with_moves_opens_the_link_not_the_game_kept_for_the_deal() -> No
 ])
 def test_a_bad_link_gives_one_line_and_the_plain_deal(query: str, reason: str) -> None:
     s = Session(catalogue(), clock=Clock())
-    change = s.start(boot_for(query, s.clock))
+    change = s.opening.start(boot_for(query, s.clock))
     assert s.game.deal == 617 and s.game.moves == 0 and s.variant() == "freecell"
     assert change.message is not None and change.message.reason == "url"
     assert "\n" not in change.message.text and "<" not in change.message.text
@@ -300,16 +306,16 @@ def test_a_bad_link_gives_one_line_and_the_plain_deal(query: str, reason: str) -
 def test_a_game_no_variant_names_cannot_be_shared() -> None:
     s = page()
     s.game = Game(1, rules=Rules(free_cells=2))
-    change = s.share()
-    assert not change.effects and change.message == ch.Message("This game cannot be given as a link.")
+    change = s.keeping.share()
+    assert not change.effects and change.message == ch.MessageLine("This game cannot be given as a link.")
 
 
 def test_a_failed_copy_shows_the_link_to_copy_by_hand() -> None:
     s = page()
-    change = s.shared("failed", "http://127.0.0.1/?deal=1")
-    assert s.panel == "share" and s.share_url == "http://127.0.0.1/?deal=1"
+    change = s.keeping.shared("failed", "http://127.0.0.1/?deal=1")
+    assert s.panel == "share" and s.keeping.share_url == "http://127.0.0.1/?deal=1"
     assert change.announce == "Copy this link to share the game:"
-    assert s.shared("cancelled", "x") == ch.Change()
+    assert s.keeping.shared("cancelled", "x") == ch.Change()
 
 
 # --- the deal of the day ---------------------------------------------------------------------------
@@ -332,9 +338,9 @@ def test_the_daily_button_deals_todays_deal_and_its_win_counts_for_the_day_and_t
     local = MemoryStorage()
     local.write(KEY_DAILY, apply_win(None, DAY - timedelta(days=1)).text)  # yesterday's was won
     s = page(local=local)
-    change = run(s, s.daily())
+    change = run(s, s.opening.daily())
     assert s.game.deal == daily_deal(DAY) and s.variant() == "freecell"
-    assert change.message == ch.Message(f"Deal of the day: {daily_deal(DAY)}")
+    assert change.message == ch.MessageLine(f"Deal of the day: {daily_deal(DAY)}")
     items = {i.name: i for i in daily_items(s.cat, s.progress.daily, DAY, s.game)}
     assert items["daily-solved"].value == "no" and items["daily-here"].value == "yes"
     assert items["daily-streak"].value == "1"  # yesterday's still counts until today is over
@@ -369,7 +375,7 @@ def test_the_daily_record_is_merged_read_against_an_allow_list_and_reset_with_th
     local = MemoryStorage()
     local.write(KEY_DAILY, text)
     s = page(local=local)
-    s.reset_stats()
+    s.keeping.reset_stats()
     assert read_daily(local.read(KEY_DAILY))[0] == DailyRecord() == s.progress.daily
 
 
@@ -377,4 +383,4 @@ def test_another_tabs_daily_win_shows_here() -> None:
     local = MemoryStorage()
     s = page(local=local)
     local.write(KEY_DAILY, apply_win(None, DAY).text)
-    assert s.storage_changed(KEY_DAILY).kind == "panel" and s.progress.daily.solved(DAY)
+    assert s.keeping.storage_changed(KEY_DAILY).kind == "panel" and s.progress.daily.solved(DAY)

@@ -16,7 +16,7 @@ The accessibility design:
   layer, ordered for drawing and animation, and ``aria-owns`` would have to
   be rewritten on every move.  The application role also lets the arrow keys
   through to the page in every screen reader's browse mode.  The grid of
-  piles is in the keys (:mod:`freecell.ui.focus`): left and right across the
+  piles is in the keys (:mod:`freecell.ui.table.focus`): left and right across the
   piles, up and down along a column and between the two rows.
 - The focus is drawn by a ring of our own above the cards (a bright ring on
   a dark halo, so it shows on felt and on cards), shown when the table has
@@ -39,10 +39,10 @@ from js import document
 
 from ..piles import COLUMN, Pile, column
 from ..position import Position
-from ..ui.focus import KEYS, Target, navigate, ring_rect, settle
-from ..ui.i18n import Catalogue
-from ..ui.speech import accessible_names
-from ..ui.table import Selection
+from ..ui.table.focus import KEYS, Target, navigate, ring_rect, settle
+from ..ui.table.table import Selection
+from ..ui.text.catalogue import Catalogue
+from ..ui.text.speech import accessible_names
 from .dom import js_object, js_or_none
 from .view import TableView
 

@@ -2,15 +2,17 @@
 
 :class:`Page` puts the pieces together (the session, the table view, the
 chrome around it, the events, the solver worker, storage, the embedding
-host) and applies each :class:`~freecell.ui.change.Change` in one order:
+host) and applies each :class:`~freecell.ui.session.change.Change` in one order:
 
 1. a press in progress is cancelled if the game changed under it;
 2. the table is reshaped (another variant), restyled (a look setting) and
-   drawn, animated through the change's frames;
-3. the status bar, buttons, panels, hint bar, message and notice are
-   rendered from the session;
+   drawn once, animated through the change's frames;
+3. the status bar, buttons, panels, bars, message and notice are rendered
+   from the session (rendering only reads it);
 4. the effects run (storage, the solver, the host, the address, timers);
-5. the change's sentence is said in the live region.
+5. the change's sentence is said in the live region;
+6. what an effect gave that the session must know (a save written or
+   refused) goes back to it as an intent, and its change is applied in turn.
 
 Modules below it never call back up into it: they get the session, and
 ``apply`` as a plain function.  No visible text is written here.
@@ -26,18 +28,18 @@ from js import Date, document, window
 from pyodide.ffi import create_proxy
 
 from ..position import Position
-from ..ui import change as ch
-from ..ui import screen
-from ..ui.analysis import Reply
-from ..ui.drawn import KEY_DRAWN, TABLE_CLASSES, drawn_record
-from ..ui.embed import Command
-from ..ui.keyvalue import MemoryStorage
-from ..ui.layout import LARGE_MIN_STRIP, MIN_STRIP, compute_layout
-from ..ui.link import without_moves
-from ..ui.progress import Progress
-from ..ui.session import Boot, Session, boot_for
-from ..ui.start import parse_embed
-from ..ui.store import KEY_SETTINGS, Settings, StoredDataError, load_settings
+from ..ui.address.embed import Command
+from ..ui.address.link import without_moves
+from ..ui.address.query import parse_embed
+from ..ui.analysis.replies import AskSolver, CancelSolver, Reply
+from ..ui.progress.keyvalue import MemoryStorage, StoredDataError
+from ..ui.progress.progress import Progress
+from ..ui.progress.settings import KEY_SETTINGS, Settings, load_settings
+from ..ui.progress.stored_table import KEY_DRAWN, TABLE_CLASSES, drawn_record
+from ..ui.session import change as ch
+from ..ui.session.opening import Boot, boot_for
+from ..ui.session.session import Session
+from ..ui.table.layout import LARGE_MIN_STRIP, MIN_STRIP, compute_layout
 from .access import Access
 from .chrome import Chrome
 from .dom import Bindings, js_object, q
@@ -48,7 +50,7 @@ from .solver_client import SolverClient
 from .storage import SafeStorage
 from .view import TableView
 
-SPEEDS = {"normal": 1.0, "fast": 0.5}  # animation durations, scaled ("off": none at all)
+ANIMATION_SCALE = {"normal": 1.0, "fast": 0.5}  # animation durations, scaled ("off": none at all)
 
 
 class Page:
@@ -76,19 +78,18 @@ class Page:
         self._layout_pending = False
         self._finish_timer: Any = None
         self._watch_timer: Any = None
-        self._storage_failed = False
         self._look: tuple[object, ...] | None = None
         self._task: Any = None
 
     # --- start -------------------------------------------------------------
     def start(self, boot: Boot) -> None:
         s = self.session
-        self.chrome.build_rules(s.cat)
+        self.chrome.panels.build_rules(s.cat)
         build_language_choice(s.cat, s.settings.language)
-        self.events.bind(on_motion=self.restyle, on_tick=lambda: self.chrome.time(self.session))
+        self.events.bind(on_motion=self.motion_changed, on_tick=lambda: self.chrome.status.time(self.session))
         if self.events.settings_panel is not None:
             self.events.settings_panel.select_tab("game")
-        self.apply(s.start(boot))
+        self.apply(s.opening.start(boot))
         for name in ("new", "settings", "hint"):
             q(f'.actionbar [data-action="{name}"]').removeAttribute("disabled")
         document.documentElement.dataset.state = "ready"
@@ -118,22 +119,20 @@ class Page:
             self.view.reshape(rules.free_cells, rules.columns)
         if change.texts:
             translate_page(s.cat)
-            self.chrome.build_rules(s.cat)
+            self.chrome.panels.build_rules(s.cat)
             build_language_choice(s.cat, s.settings.language)
-        self.restyle()
-        if change.redraw or change.frames:
+        if self.restyle() or change.redraw or change.frames:
             self.draw(frames=list(change.frames), animate=bool(change.frames))
         if self.events.settings_panel is not None:
             self.events.settings_panel.show(s.settings)
         self.chrome.render(s, change.message)
+        answers: list[ch.Change] = []
         for effect in change.effects:
-            self.run(effect)
-        if self._storage_failed:  # a write failed: say once that progress is not saved
-            self._storage_failed = False
-            s.storage_failed()
-            self.chrome.notice(s)
+            self.run(effect, answers)
         if change.announce:
             self.access.announce(change.announce)
+        for answer in answers:  # what the effects gave, told to the session: applied in turn
+            self.apply(answer)
 
     # --- drawing -----------------------------------------------------------------
     def schedule_layout(self) -> None:
@@ -162,25 +161,27 @@ class Page:
                                 left_handed=s.settings.flag("left-handed"))
         if self.view.layout != layout:
             self.view.set_layout(layout)
-            self.chrome.remark()
+            self.chrome.bars.remark()
         self.view.show(pos, frames=frames, animate=animate)
-        self.view.set_selected(s.selected_cards())
+        self.view.set_selected(s.table.selected_cards())
         self.access.refresh(s.cat, pos, s.table.selection, refocus=had_focus)
 
-    def restyle(self) -> None:
-        """The look settings and the system's motion preference on the table (only what changed)."""
+    def restyle(self) -> bool:
+        """The look settings and the system's motion preference on the table; whether they changed.
+
+        It only sets styles: the caller draws (once) when they changed.
+        """
         st = self.session.settings
         look = (st.flag("four-colour"), st.flag("large-cards"), st.flag("left-handed"), st.choice("speed"),
                 st.choice("theme"), self.events.reduced_motion)
         if look == self._look:
-            return
-        first = self._look is None
+            return False
         self._look = look
         four, large, left, speed, theme, reduced = look
         self.view.set_style(large=bool(large))
         for cls, on in (("four-colour", four), ("large-cards", large), ("left-handed", left)):
             self.svg.classList.toggle(cls, bool(on))
-        self.view.speed = SPEEDS.get(str(speed), 1.0)
+        self.view.speed = ANIMATION_SCALE.get(str(speed), 1.0)
         self.view.animate = not reduced and speed != "off"
         if not self.view.animate:
             self.view.finish_animations()
@@ -191,32 +192,32 @@ class Page:
         felt = str(window.getComputedStyle(root).getPropertyValue("--felt")).strip()
         if meta is not None and felt:
             meta.setAttribute("content", felt)
-        if not first:
+        return True
+
+    def motion_changed(self) -> None:
+        """The system's reduced-motion preference changed: the table's motion follows it."""
+        if self.restyle():
             self.draw(animate=False)
 
     # --- effects ----------------------------------------------------------------------
-    def run(self, effect: ch.Effect) -> None:
+    def run(self, effect: ch.Effect, answers: list[ch.Change]) -> None:
+        """Carry out ``effect``; what the session must hear of it goes into ``answers``."""
         s = self.session
         if isinstance(effect, ch.SaveGame):
-            notice = s.save()
-            if notice.kind != "none":
-                self.chrome.notice(s)
-            if effect.whole:
-                self._keep_drawing()
+            self._answer(answers, s.keeping.saved(s.progress.save(s.game)))
+            if effect.whole and not self._keep_drawing():
+                self._answer(answers, s.keeping.storage_failed())
         elif isinstance(effect, ch.SaveSettings):
-            self._write(KEY_SETTINGS, s.settings.to_json())
-        elif isinstance(effect, ch.AskSolver):
+            if not self.storage.write(KEY_SETTINGS, s.settings.to_json()):
+                self._answer(answers, s.keeping.storage_failed())
+        elif isinstance(effect, AskSolver):
             self.client.solve(effect.ask)
-        elif isinstance(effect, ch.CancelSolver):
+        elif isinstance(effect, CancelSolver):
             self.client.cancel()
         elif isinstance(effect, ch.TellHost):
             self.embedding.send(effect.kind, s.game)
         elif isinstance(effect, ch.SetAddress):
-            if s.game.deal is not None:
-                window.history.replaceState(None, "", self.embedding.address(s.game.deal, s.variant()))
-            else:  # a board's link: a reload opens the game kept, not the link's moves again
-                query = without_moves(str(window.location.search))
-                window.history.replaceState(None, "", query or str(window.location.pathname))
+            self._set_address()
         elif isinstance(effect, ch.LoadLanguage):
             self._task = asyncio.ensure_future(self._load_language(effect.lang))
         elif isinstance(effect, ch.FinishNext):
@@ -229,18 +230,34 @@ class Page:
         elif isinstance(effect, ch.ShareLink):
             self._task = asyncio.ensure_future(self._share(effect.query))
 
-    def _keep_drawing(self) -> None:
-        """The table as drawn now, for static/early.js to draw at the next load (freecell/ui/drawn.py)."""
+    @staticmethod
+    def _answer(answers: list[ch.Change], change: ch.Change | None) -> None:
+        if change is not None:
+            answers.append(change)
+
+    def _set_address(self) -> None:
+        s = self.session
+        if s.game.deal is not None:
+            window.history.replaceState(None, "", self.embedding.address(s.game.deal, s.variant()))
+        else:  # a board's link: a reload opens the game kept, not the link's moves again
+            query = without_moves(str(window.location.search))
+            window.history.replaceState(None, "", query or str(window.location.pathname))
+
+    def _keep_drawing(self) -> bool:
+        """The table as drawn now, for static/early.js to draw at the next load; whether it was kept.
+
+        See :mod:`freecell.ui.progress.stored_table`.
+        """
         s = self.session
         layout = self.view.layout
         if layout is None:
-            return
+            return True
         st = s.settings
-        status = list(self.chrome.status_shown)  # what fits on the bar at this size, as shown
-        status.append(("time", screen.time_item(s.cat, s.game).text, False))
+        status = self.chrome.status.kept(s)  # what fits on the bar at this size, as shown
         classes = [name for name in TABLE_CLASSES if st.flag(name)]
-        self._write(KEY_DRAWN, drawn_record(layout, s.position, deal=s.game.deal, variant=s.variant(),
-                                            large=st.flag("large-cards"), classes=classes, status=status))
+        return self.storage.write(KEY_DRAWN, drawn_record(layout, s.position, deal=s.game.deal,
+                                                          variant=s.variant(), large=st.flag("large-cards"),
+                                                          classes=classes, status=status))
 
     def _finish_step(self) -> None:
         self._finish_timer = None
@@ -248,7 +265,7 @@ class Page:
 
     def _watch_tick(self, ticket: int) -> None:
         self._watch_timer = None
-        self.apply(self.session.watch_tick(ticket))
+        self.apply(self.session.watch.tick(ticket))
 
     async def _share(self, query: str) -> None:
         """The link on this page's address: the system's share sheet on a touch screen that has one,
@@ -269,11 +286,7 @@ class Page:
                 how = "copied"
             except Exception:
                 how = "failed"
-        self.apply(self.session.shared(how, url))
-
-    def _write(self, key: str, text: str) -> None:
-        if not self.storage.write(key, text):
-            self._storage_failed = True
+        self.apply(self.session.keeping.shared(how, url))
 
     async def _load_language(self, lang: str | None) -> None:
         cat = await fetch_catalogue(lang or browser_language())
@@ -289,9 +302,9 @@ class Page:
 
     def on_command(self, command: Command) -> None:
         if command.kind == "deal" and command.deal is not None:
-            self.apply(self.session.open_deal(command.deal))
+            self.apply(self.session.opening.open_deal(command.deal))
         elif command.kind == "new":
-            self.apply(self.session.new_deal())
+            self.apply(self.session.opening.new_deal())
 
 
 _current: list[Page] = []

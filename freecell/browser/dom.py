@@ -46,7 +46,7 @@ def js_object(obj: object) -> Any:
 def set_text(el: Any, text: str) -> None:
     """``textContent``, written only when it changes (outside text is never markup)."""
     if el is not None and str(el.textContent) != text:
-        el.textContent = text
+        el.textContent = str(text)
 
 
 def set_attr(el: Any, name: str, value: str | None) -> None:
@@ -57,7 +57,7 @@ def set_attr(el: Any, name: str, value: str | None) -> None:
         if el.hasAttribute(name):
             el.removeAttribute(name)
     elif el.getAttribute(name) != value:
-        el.setAttribute(name, value)
+        el.setAttribute(name, str(value))  # a StrEnum state as its plain text
 
 
 def set_hidden(el: Any, hidden: bool) -> None:

@@ -1,8 +1,8 @@
 """Embed mode in the page: the compact layout, events to the host, its commands.
 
 What is sent and accepted is defined (and checked) in
-:mod:`freecell.ui.embed`; this module only moves messages.  Nothing from a
-message reaches the page except through :func:`freecell.ui.embed.parse_command`,
+:mod:`freecell.ui.address.embed`; this module only moves messages.  Nothing from a
+message reaches the page except through :func:`freecell.ui.address.embed.parse_command`,
 whose result is a command kind and a checked deal number.
 """
 
@@ -16,8 +16,8 @@ from js import JSON, Object, document, window
 from pyodide.ffi import create_proxy, to_js
 
 from ..game import Game
-from ..ui.embed import Command, event, parse_command
-from ..ui.start import EmbedRequest
+from ..ui.address.embed import Command, event, parse_command
+from ..ui.address.query import EmbedRequest
 
 
 class Embedding:

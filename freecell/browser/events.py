@@ -5,8 +5,8 @@ and keys from the document; the settings panel, the page's visibility, its
 size and the clock are bound here too, all through one
 :class:`~.dom.Bindings`, so :meth:`Events.unbind` undoes every one of them,
 stops every timer and destroys every proxy.  Each handler asks the
-:class:`~freecell.ui.session.Session` and hands the returned
-:class:`~freecell.ui.change.Change` to ``apply`` (the page's one path to the
+:class:`~freecell.ui.session.session.Session` and hands the returned
+:class:`~freecell.ui.session.change.Change` to ``apply`` (the page's one path to the
 screen); nothing here decides a rule or edits a pile.
 
 A press on the table lives until the pointer comes up; a change of the game
@@ -29,13 +29,13 @@ from js import document, performance, window
 from pyodide.ffi import jsnull
 
 from ..piles import MoveError, Pile
-from ..ui import playback as pb
-from ..ui.change import Change, Message
-from ..ui.focus import KEYS, shortcut
-from ..ui.layout import Rect
-from ..ui.session import Session
-from ..ui.stats import ID_SHAPE
-from ..ui.table import Selection
+from ..ui.progress.save_format import ID_SHAPE
+from ..ui.session.change import Change, MessageLine
+from ..ui.session.session import Session
+from ..ui.table.focus import KEYS, shortcut
+from ..ui.table.layout import Rect
+from ..ui.table.table import Selection
+from ..ui.text.sentences import deal_copied
 from .access import ACTIVATE_KEYS, Access
 from .chrome import Chrome
 from .dom import Bindings, closest, q
@@ -106,7 +106,7 @@ class Events:
         b.on(document, "keydown", self.on_key)
         b.on(document, "visibilitychange", self.on_visibility)
         b.on(window, "storage", self.on_storage)
-        b.on(window, "pagehide", lambda _e: self.apply(self.session.hidden()))
+        b.on(window, "pagehide", lambda _e: self.apply(self.session.keeping.hidden()))
         b.on(document.getElementById("deal-form"), "submit", self.on_deal_submit)
         b.on(self._reduce, "change", lambda _e: on_motion())
         b.observe_size(self.area, self.relayout)
@@ -145,11 +145,11 @@ class Events:
         if e.pointerType == "mouse" and e.button != 0:
             return
         if self.session.finishing:
-            self.apply(self.session.stop_finish())
+            self.apply(self.session.finish())  # pressed again: it stops
             e.preventDefault()
             return
-        if self.session.watching is not None:  # the player takes over, from where the playback stands
-            self.apply(self.session.stop_watch())
+        if self.session.watch.playback is not None:  # the player takes over, from where the playback stands
+            self.apply(self.session.watch.stop())
         if self.press is not None:
             return
         self.view.finish_animations()  # a new press never waits for a card still gliding
@@ -284,7 +284,7 @@ class Events:
         if self._watch_key(e, key):
             return
         if key == "Enter" and s.finishing:
-            self.apply(s.stop_finish())
+            self.apply(s.finish())  # pressed again: it stops
             e.preventDefault()
             return
         if self.longpress.is_open or s.panel is not None:
@@ -304,10 +304,7 @@ class Events:
             return
         action = shortcut(key, shift=bool(e.shiftKey), ctrl=bool(e.ctrlKey), alt=bool(e.altKey),
                           meta=bool(e.metaKey))
-        if action is None:
-            return
-        button = q(f'.actionbar [data-action="{action}"]')
-        if button is None or button.disabled or button.hidden:
+        if action is None or not s.available(action):  # the session says, as for its button
             return
         e.preventDefault()
         self.action(action)
@@ -316,16 +313,16 @@ class Events:
     def _watch_key(self, e: Any, key: str) -> bool:
         """Space pauses or plays the solution on show, the arrows step it; whether the key was that."""
         s = self.session
-        playback = s.watching
-        if playback is None or playback.state not in (pb.PLAYING, pb.PAUSED) or s.panel is not None:
+        playback = s.watch.playback
+        if playback is None or not playback.on or s.panel is not None:
             return False
         if e.ctrlKey or e.metaKey or e.altKey or e.shiftKey:
             return False
         if key == " " and closest(e.target, "button") is not None:
             return False  # a focused button takes its own Space
         intents: dict[str, Callable[[], Change]] = {
-            " ": s.watch_toggle, "ArrowRight": lambda: s.watch_step(forward=True),
-            "ArrowLeft": lambda: s.watch_step(forward=False),
+            " ": s.watch.toggle, "ArrowRight": lambda: s.watch.step(forward=True),
+            "ArrowLeft": lambda: s.watch.step(forward=False),
         }
         if key not in intents:
             return False
@@ -342,7 +339,7 @@ class Events:
         if action == "resume":  # a game of the unfinished games' list
             game_id = str(button.getAttribute("data-game") or "")
             if ID_SHAPE.fullmatch(game_id):
-                self.apply(self.session.resume(game_id))
+                self.apply(self.session.opening.resume(game_id))
         else:
             self.action(action)
         self.access.rescue()
@@ -350,28 +347,31 @@ class Events:
     def action(self, name: str) -> None:
         """The action of a button or a shortcut (``data-action``)."""
         s = self.session
+        opening, watch, keeping = s.opening, s.watch, s.keeping
         intents: dict[str, Callable[[], Change]] = {
-            "undo": s.undo, "redo": s.redo, "hint": s.hint, "new": s.new_deal, "finish": s.finish,
-            "replay": s.replay, "back-to-winnable": s.back_to_winnable,
+            "undo": s.undo, "redo": s.redo, "hint": s.hint, "finish": s.finish,
+            "back-to-winnable": s.back_to_winnable,
             "rules": lambda: s.open_panel("rules"), "settings": lambda: s.open_panel("settings"),
-            "stats": lambda: s.open_panel("stats"), "close": s.close_panels, "look": s.close_panels,
-            "stats-reset-confirm": s.reset_stats, "notice-close": s.close_notice,
-            "unfinished": lambda: s.open_panel("unfinished"), "resume-here": s.resume_here,
-            "watch": s.watch, "watch-solution": s.watch_solution, "watch-play": s.watch_toggle,
-            "watch-back": lambda: s.watch_step(forward=False),
-            "watch-forward": lambda: s.watch_step(forward=True),
-            "watch-speed": s.watch_faster, "watch-close": s.stop_watch,
-            "daily": s.daily, "share": s.share, "copy-link": s.share,
+            "stats": lambda: s.open_panel("stats"), "unfinished": lambda: s.open_panel("unfinished"),
+            "close": s.close_panels, "look": s.close_panels,
+            "new": opening.new_deal, "replay": opening.replay, "daily": opening.daily,
+            "resume-here": opening.resume,
+            "watch": watch.start, "watch-solution": watch.solution, "watch-play": watch.toggle,
+            "watch-back": lambda: watch.step(forward=False),
+            "watch-forward": lambda: watch.step(forward=True),
+            "watch-speed": watch.faster, "watch-close": watch.stop,
+            "stats-reset-confirm": keeping.reset_stats, "notice-close": keeping.close_notice,
+            "share": keeping.share, "copy-link": keeping.share,
         }
         if name in intents:
             self.apply(intents[name]())
             if name == "stats-reset-confirm":
-                self.chrome.cancel_reset()
+                self.chrome.panels.cancel_reset()
             return
         if name == "stats-reset":
-            self.chrome.ask_reset()
+            self.chrome.panels.ask_reset()
         elif name == "stats-reset-cancel":
-            self.chrome.cancel_reset()
+            self.chrome.panels.cancel_reset()
         elif name == "picker-up":
             self.longpress.step(up=True)
         elif name == "picker-down":
@@ -387,14 +387,15 @@ class Events:
             return
         try:
             await window.navigator.clipboard.writeText(str(n))
-            text = self.session.cat.t("msg.copied", n=n)
+            ok = True
         except Exception:
-            text = self.session.cat.t("msg.copy_failed", n=n)
-        self.apply(Change(message=Message(text), announce=text))
+            ok = False
+        text = deal_copied(self.session.cat, n, ok)
+        self.apply(Change(message=MessageLine(text), announce=text))
 
     def on_deal_submit(self, e: Any) -> None:
         e.preventDefault()
-        self.apply(self.session.play_deal(str(q('[data-field="deal"]').value)))
+        self.apply(self.session.opening.play_deal(str(q('[data-field="deal"]').value)))
 
     # --- the page -------------------------------------------------------------------
     def on_storage(self, e: Any) -> None:
@@ -405,10 +406,10 @@ class Events:
             key = e.key
         except Exception:
             return
-        self.apply(self.session.storage_changed(None if key is None or key is jsnull else str(key)))
+        self.apply(self.session.keeping.storage_changed(None if key is None or key is jsnull else str(key)))
 
     def on_visibility(self, _e: Any) -> None:
         if str(document.visibilityState) == "hidden":
-            self.apply(self.session.hidden())
+            self.apply(self.session.keeping.hidden())
         else:
-            self.apply(self.session.shown())
+            self.apply(self.session.keeping.shown())

@@ -1,6 +1,6 @@
 """The page's language: loading a catalogue, translating the static labels, naming the languages.
 
-The one list of languages is :data:`freecell.ui.i18n.LANGUAGES`; each is named
+The one list of languages is :data:`freecell.ui.progress.settings.LANGUAGES`; each is named
 in its own language by the browser (``Intl.DisplayNames``), so no list of
 names is kept here.  ``static/boot.js`` fetches the browser's catalogue
 before Python runs and fills the static labels; :func:`load_catalogue` takes
@@ -15,7 +15,8 @@ from typing import Any
 
 from js import JSON, Intl, document, window
 
-from ..ui.i18n import LANGUAGES, Catalogue, choose_language
+from ..ui.progress.settings import LANGUAGES
+from ..ui.text.catalogue import Catalogue, choose_language
 from .dom import js_object, q
 
 

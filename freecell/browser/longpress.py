@@ -9,7 +9,7 @@ releasing confirms, which only selects the cards (nothing moves until the
 player taps or drags to a destination).  Releasing on the close button, or
 Escape, closes the picker and leaves the table and the selection as they were.
 
-The counting is :class:`freecell.ui.picker.Picker`; this module owns the
+The counting is :class:`freecell.ui.table.picker.Picker`; this module owns the
 timer, the panel and where the pointer is.
 """
 
@@ -23,9 +23,9 @@ from js import document
 
 from ..cards import Card
 from ..piles import COLUMN, Pile
-from ..ui.picker import Picker
-from ..ui.session import Session
-from ..ui.speech import plural
+from ..ui.session.session import Session
+from ..ui.table.picker import Picker
+from ..ui.text.speech import plural
 from .dom import Bindings, js_or_none
 from .view import TableView
 
@@ -181,7 +181,7 @@ class LongPress:
         self._close()
         if self.press is not None:
             self.press.dead = True
-        self.view.set_selected(self.session.selected_cards())
+        self.view.set_selected(self.session.table.selected_cards())
 
     # --- the buttons (a click reaches them only when no finger holds the picker) ---
     def step(self, up: bool) -> None:

@@ -4,15 +4,15 @@ The panel (``[data-panel=settings]``) has three tabs (``role=tab``,
 ``data-tab="game" | "play" | "look"``), each showing one ``role=tabpanel``;
 the arrow keys, Home and End move between the tabs (roving ``tabindex``,
 automatic activation).  Every control is named by its ``data-field``, the
-same name its value is kept under in :mod:`freecell.ui.store`
-(:data:`~freecell.ui.store.FLAG_SETTINGS` for the check boxes,
-:data:`~freecell.ui.store.CHOICE_SETTINGS` for the lists).
+same name its value is kept under in :mod:`freecell.ui.progress.settings`
+(:data:`~freecell.ui.progress.settings.FLAG_SETTINGS` for the check boxes,
+:data:`~freecell.ui.progress.settings.CHOICE_SETTINGS` for the lists).
 
 Every setting applies at once and keeps the game on the table; only the
 variant waits for the next deal (New deal, or Play in the Game tab).  The
 values a new game needs (variant, auto-move, cards back from the
 foundations, the tap) are read from the stored settings when it is dealt;
-the session applies the rest (:meth:`freecell.ui.session.Session.set_setting`);
+the session applies the rest (:meth:`freecell.ui.session.session.Session.set_setting`);
 this module only reads the controls and shows the settings on them.
 """
 
@@ -23,7 +23,7 @@ from typing import Any
 
 from js import document
 
-from ..ui.store import CHOICE_SETTINGS, FLAG_SETTINGS, Settings
+from ..ui.progress.settings import CHOICE_SETTINGS, FLAG_SETTINGS, Settings
 from .dom import Bindings, closest, q, set_hidden
 
 TABS = ("game", "play", "look")

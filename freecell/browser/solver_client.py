@@ -7,7 +7,7 @@ says when it answers.  Every request carries an id and the position it is
 about; the client knows which requests it still wants answered (the one in
 flight, and one kept searching in the background: ``keep``), and drops any
 other reply.  A reply is parsed against the protocol
-(:func:`freecell.ui.analysis.parse_reply`: shape, types, every move legal when
+(:func:`freecell.ui.analysis.replies.parse_reply`: shape, types, every move legal when
 replayed) before anything uses it; a bad one is logged once and answered as
 a failure, so the hint falls back.
 
@@ -29,7 +29,7 @@ from js import JSON, console, document, window
 
 from ..position import Position
 from ..rules import Rules
-from ..ui.analysis import Ask, Reply, SolverFailure, parse_reply, solve_message
+from ..ui.analysis.replies import Ask, Reply, SolverFailure, parse_reply, solve_message
 from .dom import Bindings, js_object
 
 SILENCE_MS = 8000
@@ -39,7 +39,7 @@ FIRST_RETRY_MS = 500  # doubled after each failure
 
 
 class SolverClient:
-    """Sends :class:`~freecell.ui.analysis.Ask` requests; ``on_reply(position, reply)`` for each answer."""
+    """Sends :class:`~freecell.ui.analysis.replies.Ask` requests; ``on_reply(position, reply)`` answers."""
 
     def __init__(self, bindings: Bindings, on_reply: Callable[[Position, Reply], None],
                  on_unavailable: Callable[[bool, bool], None]) -> None:

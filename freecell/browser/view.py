@@ -35,9 +35,9 @@ from pyodide.ffi import to_js
 from ..cards import Card, card_text, is_red
 from ..piles import CELL, COLUMN, FOUNDATION
 from ..position import Position
-from ..ui.cardart import CORNER
-from ..ui.layout import Layout, Rect, Spot
-from ..ui.sprite import face_id, pile_id
+from ..ui.table.cardart import CORNER
+from ..ui.table.layout import Layout, Rect, Spot
+from ..ui.table.sprite import face_id, pile_id
 
 SVG_NS = "http://www.w3.org/2000/svg"
 STEP_MS = 200  # one step of a move (a single-card move is one step), at the normal pace

@@ -1,6 +1,6 @@
 """A returning player's table, drawn by static/early.js before Python, is the table Python draws.
 
-The page keeps its drawing when it is hidden (freecell/ui/drawn.py); on the
+The page keeps its drawing when it is hidden (freecell/ui/progress/stored_table.py); on the
 next load early.js draws it from that, with the sprite's symbols.  Here the
 page's runtime is held back (its PyScript module is not answered) so that
 only early.js has run; the table is photographed, then Python is let in and

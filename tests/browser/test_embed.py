@@ -41,7 +41,7 @@ from playwright.sync_api import expect
 from freecell.game import Game
 from freecell.piles import Move
 from freecell.position import Position
-from freecell.ui.link import game_link
+from freecell.ui.address.link import game_link
 
 from .helpers import (
     READY_TIMEOUT,

@@ -88,7 +88,7 @@ def _module_constant(path: str, name: str) -> Any:
     raise AssertionError(f"{name} not found in {path}")
 
 
-from freecell.ui.analysis import FINISH_STEP_MS  # noqa: E402
+from freecell.ui.session.session import FINISH_STEP_MS  # noqa: E402
 
 # --- boards -----------------------------------------------------------------------------
 

@@ -34,9 +34,9 @@ from freecell.game import Game
 from freecell.piles import Move, column
 from freecell.position import Position
 from freecell.rules import Reason
-from freecell.ui.focus import Target, settle
-from freecell.ui.i18n import Catalogue
-from freecell.ui.speech import turn_sentence
+from freecell.ui.table.focus import Target, settle
+from freecell.ui.text.catalogue import Catalogue
+from freecell.ui.text.speech import turn_sentence
 from tests.keyboard_plan import keys_for_move
 
 from .helpers import (

@@ -1,7 +1,7 @@
 """Saved game, statistics and settings in real Chromium.
 
 Written against the page's hooks: the three localStorage entries of
-``freecell/ui/store.py`` (``freecell.game``, ``freecell.stats``,
+``freecell/ui/progress/settings.py`` (``freecell.game``, ``freecell.stats``,
 ``freecell.settings``); the notice ``[data-role=notice]`` with
 ``data-notice="storage"`` (progress not saved) or ``"damaged"`` (stored data
 reset); the statistics panel ``[data-panel=stats]`` opened by
@@ -27,8 +27,9 @@ from playwright.sync_api import expect
 
 from freecell.game import Game
 from freecell.piles import Move
-from freecell.ui.stats import Statistics, deal_key, read_tally
-from freecell.ui.store import KEY_GAME, KEY_SETTINGS, KEY_STATS
+from freecell.ui.progress.legacy import KEY_GAME
+from freecell.ui.progress.settings import KEY_SETTINGS
+from freecell.ui.progress.stats import KEY_STATS, deal_key, read_tally
 
 from .helpers import (
     STEP_TIMEOUT,
@@ -374,13 +375,10 @@ def test_statistics_after_winning_deal_1(page: Any, site: str) -> None:
 
 
 def test_statistics_reset_asks_first(page: Any, site: str) -> None:
-    s = Statistics()
-    for n in (5, 6, 7):
-        s.record_start(deal_key(n))
-        s.record_win(deal_key(n), 100 + n, 80 + n, 500)
-    s.record_start(deal_key(8))
-    s.record_abandon()
-    seed(page, {KEY_STATS: s.to_json()})
+    # as an older page stored them (version 1): three wins, then a game left unfinished
+    old = {"format": "freecell-stats", "version": 1, "played": 4, "won": 3, "streak": 0, "longest": 3,
+           "best_score": 500, "open": None, "deals": {deal_key(n): [100 + n, 80 + n] for n in (5, 6, 7)}}
+    seed(page, {KEY_STATS: json.dumps(old)})
     open_page(page, deal_url(site, 5))
     panel = open_stats(page)
     expect_stats(panel, played=4, won=3, rate=75, streak=0, longest=3, best_score=500, best_time=105,

@@ -5,14 +5,15 @@ Written against the page's hooks:
 * the panel ``[data-panel=settings]``, its tabs ``[role=tab][data-tab=game|play|look]``
   and their ``[role=tabpanel][data-tab-panel=...]``;
 * its controls by ``data-field`` (the names they are stored under in
-  ``freecell.settings``, :data:`freecell.ui.store.FLAG_SETTINGS` and
-  :data:`~freecell.ui.store.CHOICE_SETTINGS`): check boxes ``auto-move``,
-  ``score``, ``foundation-return``, ``winnability``, ``four-colour``,
+  ``freecell.settings``, :data:`freecell.ui.progress.settings.FLAG_SETTINGS` and
+  :data:`~freecell.ui.progress.settings.CHOICE_SETTINGS`): check boxes ``auto-move``,
+  ``score``, ``foundation-return``, ``winnability``, ``timer``, ``four-colour``,
   ``large-cards``, ``left-handed``; lists ``variant``, ``deal-source``,
   ``tap``, ``speed``, ``theme``, ``language``;
 * ``<html data-theme="dark|light" data-speed="normal|fast|off">``, classes
   ``four-colour``, ``large-cards``, ``left-handed`` on ``svg#table``;
-* ``[data-status=score]`` and ``[data-status=variant]`` (raw values in ``data-value``);
+* ``[data-status=score]``, ``[data-status=time]`` and ``[data-status=variant]`` (raw values
+  in ``data-value``);
 * the address ``?deal=N&variant=ID`` and ``?board=TEXT&variant=ID``;
 * the rules panel's variants section (``h4[data-variant=ID]``).
 
@@ -36,9 +37,8 @@ from freecell.cards import card_text, parse_card
 from freecell.game import Game
 from freecell.piles import CELL_NAMES, COLUMN_NAMES, Move, column, foundation
 from freecell.position import Position
-from freecell.ui.i18n import LANGUAGES
-from freecell.ui.store import CHOICE_SETTINGS, FLAG_SETTINGS, KEY_SETTINGS
-from freecell.ui.table import TableState
+from freecell.ui.progress.settings import CHOICE_SETTINGS, FLAG_SETTINGS, KEY_SETTINGS, LANGUAGES
+from freecell.ui.table.table import TableState
 from freecell.variants import VARIANTS
 from freecell.worker import Service
 
@@ -436,6 +436,24 @@ def test_score_shows_and_rises_by_ten_and_survives_a_reload(page: Any, site: str
     close_settings(page)
     set_flag(page, "play", "score", False)
     expect(score).to_be_hidden()
+
+
+@browser
+def test_the_timer_hides_and_survives_a_reload(page: Any, site: str) -> None:
+    open_page(page, deal_url(site, 617))
+    clock = status_locator(page, "time")
+    expect(clock).to_be_visible()  # on by default
+    set_flag(page, "play", "timer", False)
+    expect(clock).to_be_hidden()
+    assert stored_settings(page)["timer"] is False
+    play_move_on_page(page, Game(617), Move.parse("58"))  # the clock runs on, unseen
+    expect(clock).to_be_hidden()
+    reload(page)
+    expect(clock).to_be_hidden()
+    expect(open_settings(page, "play").locator("[data-field=timer]")).not_to_be_checked()
+    close_settings(page)
+    set_flag(page, "play", "timer", True)
+    expect(clock).to_be_visible()
 
 
 @browser

@@ -37,9 +37,9 @@ from freecell.piles import Move
 from freecell.position import Position
 from freecell.rules import FREECELL
 from freecell.solver import Solver
-from freecell.ui import playback as pb
-from freecell.ui.daily import KEY_DAILY, apply_win
-from freecell.ui.link import game_link
+from freecell.ui.address.link import game_link
+from freecell.ui.analysis import playback as pb
+from freecell.ui.progress.daily import KEY_DAILY, apply_win
 
 from .helpers import (
     STEP_TIMEOUT,

@@ -1,0 +1,165 @@
+"""The bars over and under the table: the hint bar, the playback bar, the notice line, the message line.
+
+The hint bar (``data-panel=hint``) and the notice line (``data-role=notice``)
+float over the table where :func:`freecell.ui.table.overlay.place` puts them,
+clear of the cards and piles the hint names (and, for the notice, of the free
+cells and foundations); the hint's cards and piles are marked on the table
+(``data-hint``).  The playback bar (``data-panel=watch``) shows where a
+solution being watched stands.  The message line (``data-role=message``) says
+a refusal or what an intent did, for a few seconds.  Texts come from
+:mod:`freecell.ui.text.bars`; everything is written only when it differs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ui.analysis.playback import PlaybackState
+from ..ui.session.change import MessageLine
+from ..ui.session.session import Session
+from ..ui.table import overlay
+from ..ui.table.layout import Rect
+from ..ui.text.bars import hint_marks, hint_state, hint_text, notice_text, watch_play_label, watch_text
+from ..ui.text.sentences import watch_speed
+from .dom import Bindings, q, set_attr, set_hidden, set_text
+from .view import TableView
+
+MESSAGE_MS = 6000
+WATCHABLE = ("found", "fallback", "searching")  # hint bars that offer to show the solution
+
+
+class Bars:
+    """The bars around the table, rendered from a :class:`~freecell.ui.session.session.Session`."""
+
+    def __init__(self, view: TableView, bindings: Bindings) -> None:
+        self.view = view
+        self.bindings = bindings
+        self._marks: object = None
+        self._placed: dict[str, object] = {}  # what each floating bar was placed for
+        self._message_timer: Any = None
+
+    def resized(self) -> None:
+        """The page changed size: the floating bars are placed anew."""
+        self._placed = {}
+
+    # --- the hint bar -------------------------------------------------------------
+    def hint(self, s: Session) -> None:
+        bar = s.analysis.bar
+        el = q('[data-panel="hint"]')
+        if bar is None or bar.position != s.position:
+            if not el.hidden:
+                set_hidden(el, True)
+                set_attr(el, "data-state", "")
+            self._mark({}, {}, set())
+            return
+        set_attr(el, "data-state", hint_state(bar))
+        set_text(q('[data-role="hint-text"]'), hint_text(s.cat, bar))
+        set_hidden(q('[data-panel="hint"] [data-action="back-to-winnable"]'), bar.back is None)
+        set_hidden(q('[data-panel="hint"] [data-action="watch"]'),
+                   bar.state not in WATCHABLE or s.analysis.unavailable)
+        set_hidden(el, False)
+        marks = hint_marks(bar)
+        self._mark(*marks)
+        layout = self.view.layout
+        if layout is not None:
+            named = overlay.hint_rects(layout, s.position, marks[0], marks[1])
+            self._place("hint", el, (bar, layout), named, overlay.everything(layout, s.position))
+
+    def _place(self, name: str, el: Any, what: object, must: list[Rect],
+               avoid: list[overlay.Weighted]) -> None:
+        """Put a floating bar where it covers nothing it must not (:func:`~.overlay.place`)."""
+        key = (what, str(el.textContent))
+        if self._placed.get(name) == key:
+            return
+        self._placed[name] = key
+        layout = self.view.layout
+        if layout is None:
+            return
+        x0 = float(el.offsetLeft)
+        top = overlay.place(layout.height, float(el.offsetHeight), x0=x0, x1=x0 + float(el.offsetWidth),
+                            must=must, avoid=avoid)
+        el.style.top = f"{top:.0f}px"
+        el.style.bottom = "auto"
+
+    def hint_box(self) -> Rect | None:
+        """Where the hint bar is on show, in the table's coordinates."""
+        el = q('[data-panel="hint"]')
+        if el is None or el.hidden:
+            return None
+        return Rect(float(el.offsetLeft), float(el.offsetTop), float(el.offsetWidth), float(el.offsetHeight))
+
+    def _mark(self, piles: dict[str, str], cards: dict[int, str], areas: set[str]) -> None:
+        key = (piles, cards, areas)
+        if key != self._marks:
+            self._marks = key
+            self.view.mark(piles, cards, areas)
+
+    def remark(self) -> None:
+        """The piles were drawn anew (another layout): put the marks on them again."""
+        marks = self._marks
+        self._marks = None
+        if isinstance(marks, tuple):
+            self._mark(*marks)
+
+    # --- the playback bar ------------------------------------------------------------
+    def watch(self, s: Session) -> None:
+        """The solution being watched: its sentence, the step on show, the controls."""
+        el = q('[data-panel="watch"]')
+        playback = s.watch.playback
+        if playback is None:
+            if not el.hidden:
+                set_hidden(el, True)
+                set_attr(el, "data-state", "")
+            return
+        set_attr(el, "data-state", playback.state)
+        set_attr(el, "data-step", str(playback.done))
+        set_attr(el, "data-total", str(playback.total))
+        set_text(q('[data-role="watch-text"]'), watch_text(s.cat, playback))
+        playing = playback.state is PlaybackState.PLAYING
+        play = q('[data-action="watch-play"]')
+        set_attr(play, "aria-label", watch_play_label(s.cat, playing))
+        play.disabled = not playback.on or (playback.state is PlaybackState.PAUSED and playback.at_end())
+        q('[data-action="watch-back"]').disabled = not playback.on or playback.done == 0
+        q('[data-action="watch-forward"]').disabled = not playback.on or playback.at_end()
+        speed = q('[data-action="watch-speed"]')
+        set_attr(speed, "data-value", playback.speed)
+        set_text(speed, watch_speed(s.cat, playback.speed))
+        set_hidden(speed, not playback.on)
+        set_hidden(el, False)
+
+    # --- the notice line and the message line -----------------------------------------------
+    def notice(self, s: Session) -> None:
+        box = q('[data-role="notice"]')
+        if box is None:
+            return
+        kind = s.keeping.notice
+        if kind is None:
+            set_hidden(box, True)
+            return
+        set_attr(box, "data-notice", kind)
+        set_text(q('[data-role="notice-text"]'), notice_text(s.cat, kind))
+        set_hidden(q('[data-role="notice"] [data-action="resume-here"]'), kind != "other-tab")
+        set_hidden(q('[data-role="notice"] [data-action="copy-link"]'), kind != "storage")
+        set_hidden(box, False)
+        layout = self.view.layout
+        if layout is not None:
+            pos = s.position
+            must = overlay.top_row(layout)
+            bar = s.analysis.bar
+            if bar is not None and bar.position == pos:
+                piles, cards, _ = hint_marks(bar)
+                must += overlay.hint_rects(layout, pos, piles, cards)
+            hint = self.hint_box()
+            if hint is not None:
+                must.append(hint)
+            self._place("notice", box, (kind, pos, layout, hint), must, overlay.everything(layout, pos))
+
+    def say(self, message: MessageLine) -> None:
+        """Show ``message`` in the line under the table (``""`` clears it) for a few seconds."""
+        el = q('[data-role="message"]')
+        set_text(el, message.text)
+        set_attr(el, "data-reason", message.reason or None)
+        self.bindings.cancel(self._message_timer)
+        self._message_timer = None
+        if message.text:
+            self._message_timer = self.bindings.later(MESSAGE_MS, lambda: self.say(MessageLine("")))

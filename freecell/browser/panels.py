@@ -1,0 +1,211 @@
+"""The panels: the win panel, the statistics, the unfinished games, the settings' figures, the rules.
+
+:meth:`Panels.render` fills the panel on show (``data-panel``) from the
+session and shows it alone; a panel that opens takes the focus, one that
+closes gives it back (:class:`~.access.Access`).  Texts come from
+:mod:`freecell.ui.text.panels`; the rules panel is built once per language
+(:meth:`Panels.build_rules`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from js import Date, document
+
+from ..rules import move_capacity
+from ..ui.progress.progress import game_key
+from ..ui.session.change import Panel
+from ..ui.session.session import Session
+from ..ui.text.catalogue import Catalogue
+from ..ui.text.panels import (
+    daily_items,
+    daily_won_text,
+    deal_error_text,
+    par_text,
+    stats_deal_title,
+    stats_items,
+    unfinished_items,
+    win_values,
+)
+from ..ui.text.status import Item
+from ..variants import VARIANTS
+from .access import Access
+from .dom import js_or_none, q, qa, set_attr, set_hidden, set_text
+
+RULES_SECTIONS = ("setup", "moves", "multi", "finish", "deals")
+
+
+class Panels:
+    """The panel on show, filled from the session."""
+
+    def __init__(self, access: Access) -> None:
+        self.access = access
+        self.shown: Panel | None = None
+
+    def render(self, s: Session) -> None:
+        name = s.panel
+        if name is Panel.WIN:
+            self._win(s)
+        elif name is Panel.STATS:
+            self._stats(s)
+        elif name is Panel.UNFINISHED:
+            self._unfinished(s)
+        elif name is Panel.SETTINGS:
+            error = q('[data-role="deal-error"]')
+            code = s.opening.deal_error
+            set_text(error, deal_error_text(s.cat, code))
+            set_attr(error, "data-code", code)
+        if name in (Panel.SETTINGS, Panel.STATS):
+            for item in _daily(s):
+                for el in qa(f'[data-role="{item.name}"], [data-stat="{item.name}"]'):
+                    set_attr(el, "data-value", item.value)
+                    set_text(el, item.text)
+        if name != self.shown:
+            self._show(s, name)
+
+    def _show(self, s: Session, name: Panel | None) -> None:
+        """Show panel ``name`` alone (``None``: none), moving the focus in or back."""
+        was_open = self.shown is not None
+        self.shown = name
+        for p in qa(".panel[data-panel]"):
+            p.hidden = True
+        if name is None:
+            if was_open:
+                self.access.panel_closed()
+            return
+        if not was_open:
+            self.access.panel_opened()
+        panel = q(f'[data-panel="{name}"]')
+        panel.hidden = False
+        if name is Panel.SETTINGS:
+            q('[data-field="deal"]').value = "" if s.game.deal is None else str(s.game.deal)
+        elif name is Panel.STATS:
+            set_hidden(q('[data-role="stats-confirm"]'), True)
+        elif name is Panel.SHARE:
+            field = q('[data-role="share-link"]')
+            field.value = s.keeping.share_url or ""
+            field.focus()
+            field.select()
+            return
+        first = js_or_none(panel.querySelector("button:not([disabled]), input"))
+        if first is not None:
+            first.focus()
+
+    def _win(self, s: Session) -> None:
+        for key, text in win_values(s.cat, s.game).items():
+            set_text(q(f'[data-win="{key}"]'), text)
+        deal_value = q('[data-win="deal"]')
+        for el in (q('[data-panel="win"] dt[data-i18n="win.deal"]'), deal_value.parentElement):
+            set_hidden(el, s.game.deal is None)
+        par = q('[data-win="par"]')
+        set_text(par, par_text(s.cat, s.game.moves, s.par))
+        set_attr(par, "data-state", "" if s.par is None else s.par.state)
+        set_attr(par, "data-value", "" if s.par is None or s.par.moves is None else str(s.par.moves))
+        daily = {i.name: i for i in _daily(s)}
+        won_today = daily["daily-here"].value == "yes" and daily["daily-solved"].value == "yes"
+        won_text = daily_won_text(s.cat, daily["daily-streak"].text) if won_today else ""
+        set_text(q('[data-win="daily"]'), won_text)
+        set_hidden(q('[data-win="daily"]'), not won_today)
+        set_hidden(q('[data-panel="win"] [data-action="watch-solution"]'), s.analysis.unavailable)
+
+    def _stats(self, s: Session) -> None:
+        key = game_key(s.game)
+        for item in stats_items(s.cat, s.progress.tally, key):
+            el = q(f'[data-stat="{item.name}"]')
+            set_attr(el, "data-value", item.value)
+            set_text(el, item.text)
+        set_hidden(q('[data-role="stats-deal"]'), key is None)
+        set_text(q('[data-role="stats-deal-title"]'), stats_deal_title(s.cat, s.game.deal))
+
+    def _unfinished(self, s: Session) -> None:
+        """The unfinished games, each a button to go on with it (``data-action=resume``)."""
+        ul = q('[data-role="unfinished-list"]')
+        ul.replaceChildren()
+        items = unfinished_items(s.cat, s.progress.unfinished(), float(Date.now()), s.progress.game_id)
+        for game_id, text, here in items:
+            li = document.createElement("li")
+            button = document.createElement("button")
+            button.type = "button"
+            button.setAttribute("data-action", "resume")
+            button.setAttribute("data-game", game_id)
+            button.textContent = text
+            if here:
+                button.setAttribute("aria-current", "true")
+            li.appendChild(button)
+            ul.appendChild(li)
+        set_hidden(q('[data-role="unfinished-empty"]'), bool(items))
+
+    # --- the statistics' reset, asked first ------------------------------------------------
+    def ask_reset(self) -> None:
+        set_hidden(q('[data-role="stats-confirm"]'), False)
+        button = q('[data-action="stats-reset-confirm"]')
+        if button is not None:
+            button.focus()
+
+    def cancel_reset(self) -> None:
+        set_hidden(q('[data-role="stats-confirm"]'), True)
+        button = q('[data-action="stats-reset"]')
+        if button is not None:
+            button.focus()
+
+    # --- the rules panel -------------------------------------------------------------------
+    def build_rules(self, cat: Catalogue) -> None:
+        body = document.getElementById("rules-body")
+        body.replaceChildren()
+        t = cat.t
+
+        def add(tag: str, text: str, **attrs: str) -> Any:
+            el = document.createElement(tag)
+            el.textContent = text
+            for k, v in attrs.items():
+                el.setAttribute(k.replace("_", "-"), v)
+            body.appendChild(el)
+            return el
+
+        for section in RULES_SECTIONS:
+            add("h3", t(f"rules.{section}.title"))
+            for para in cat.paragraphs(f"rules.{section}.body"):
+                add("p", para)
+            if section == "multi":
+                body.appendChild(_capacity_table(cat))
+                add("p", t("rules.multi.empty_note"))
+        add("h3", t("rules.variants.title"), data_rules="variants")
+        add("p", t("rules.variants.intro"))
+        for vid in VARIANTS:
+            add("h4", t(f"variant.{vid}"), data_variant=vid)
+            add("p", t(f"rules.variant.{vid}"))
+
+
+def _daily(s: Session) -> list[Item]:
+    return daily_items(s.cat, s.progress.daily, s.progress.today(), s.game)
+
+
+def _capacity_table(cat: Catalogue) -> Any:
+    """How many cards move at once, by empty free cells (rows) and empty columns (columns)."""
+    t = cat.t
+    table = document.createElement("table")
+    table.className = "capacity-table"
+    cap = document.createElement("caption")
+    cap.textContent = t("rules.multi.table_caption")
+    table.appendChild(cap)
+    head = document.createElement("tr")
+    head.appendChild(document.createElement("td"))  # the corner: no header
+    for e in range(5):
+        th = document.createElement("th")
+        th.setAttribute("scope", "col")
+        th.textContent = t("rules.multi.col_label", n=e)
+        head.appendChild(th)
+    table.appendChild(head)
+    for f in range(5):
+        row = document.createElement("tr")
+        th = document.createElement("th")
+        th.setAttribute("scope", "row")
+        th.textContent = t("rules.multi.row_label", n=f)
+        row.appendChild(th)
+        for e in range(5):
+            td = document.createElement("td")
+            td.textContent = str(move_capacity(f, e))
+            row.appendChild(td)
+        table.appendChild(row)
+    return table

@@ -1,0 +1,161 @@
+"""What the page's address asks for: a deal number or a position, checked.
+
+Only ``deal``, ``board`` and ``variant`` are read from the query string for
+the game (:func:`parse_query`), and ``embed`` and ``host`` for embedding
+(:func:`parse_embed`); ``moves`` is read by :mod:`freecell.ui.address.link`;
+anything else is ignored, however long.  ``variant`` must be an id of
+:data:`freecell.variants.VARIANTS`; without it a deal or a board is
+classic FreeCell.  A bad value never reaches the table: the caller gets a
+message key and a reason code that names what was wrong
+(:data:`REASONS`), and starts a random deal instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import unquote_plus
+
+from ...deals import DealNumberError, parse_deal_number
+from ...position import BoardError, Position
+from ...rules import FREECELL, Rules
+from ...variants import VARIANTS
+from .embed import MAX_HOSTS, parse_origin
+from .sanitize import clip
+
+MAX_QUERY = 200_000  # the longest address read at all (a game's link with its moves is long)
+MAX_FIELDS = 20  # fields of the address read (empty ones do not count)
+
+# Why an address is refused (StartRequest.reason), for the page to name it.
+REASONS = (
+    "query.not_text", "query.too_long", "query.too_many_fields",
+    "deal.empty", "deal.not_number", "deal.range",
+    "board.not_text", "board.too_long", "board.foundation", "board.card", "board.columns", "board.cells",
+    "board.duplicate", "board.count", "board.invalid",
+    "variant.unknown",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StartRequest:
+    deal: int | None = None
+    board: Position | None = None
+    error: str | None = None  # a message key
+    error_text: str = ""  # the offending value, cleaned and shortened, for the message
+    variant: str | None = None  # the variant asked for (an id of VARIANTS), if any
+    reason: str | None = None  # what was wrong (one of REASONS), with ``error``
+
+
+def query_fields(query: object) -> dict[str, list[str]] | str:
+    """The fields of a query string by name (each value decoded), or the reason it cannot be read.
+
+    Empty fields (``&&``) are skipped; more than :data:`MAX_FIELDS` others,
+    or more than :data:`MAX_QUERY` characters, are refused.
+
+    >>> query_fields("?deal=617&&x=1+2")
+    {'deal': ['617'], 'x': ['1 2']}
+    """
+    if not isinstance(query, str):
+        return "query.not_text"
+    if len(query) > MAX_QUERY:
+        return "query.too_long"
+    fields: dict[str, list[str]] = {}
+    count = 0
+    for piece in query.lstrip("?").split("&"):
+        if not piece:
+            continue
+        count += 1
+        if count > MAX_FIELDS:
+            return "query.too_many_fields"
+        name, _, value = piece.partition("=")
+        fields.setdefault(unquote_plus(name), []).append(unquote_plus(value))
+    return fields
+
+
+def _refused(reason: str, text: object = "") -> StartRequest:
+    key = {"deal": "deal.error.url", "variant": "variant.error.url"}.get(reason.partition(".")[0],
+                                                                         "board.error.url")
+    return StartRequest(error=key, error_text=clip(text), reason=reason)
+
+
+def _deal_number(raw: str) -> int:
+    """A deal number in the address: digits, spaces around; leading zeros are allowed there."""
+    text = raw.strip()
+    if text.isascii() and text.isdigit() and len(text) > 1:
+        text = text.lstrip("0") or "0"
+    return parse_deal_number(text)
+
+
+def read_request(params: dict[str, list[str]], rules: Rules = FREECELL) -> StartRequest:
+    """The game asked for by the fields of a query (see :func:`parse_query`)."""
+    variant: str | None = None
+    if "variant" in params:
+        raw = params["variant"][0]
+        if raw not in VARIANTS:
+            return _refused("variant.unknown", raw)
+        variant = raw
+        rules = VARIANTS[raw].rules
+    if "board" in params:
+        text = params["board"][0].replace("/", "\n")
+        try:
+            return StartRequest(board=Position.from_text(text, rules), variant=variant)
+        except BoardError as e:
+            return _refused(f"board.{e.code}")
+    if "deal" in params:
+        raw = params["deal"][0]
+        try:
+            return StartRequest(deal=_deal_number(raw), variant=variant)
+        except DealNumberError as e:
+            return _refused(f"deal.{e.code}", raw)
+    return StartRequest()
+
+
+def parse_query(query: object, rules: Rules = FREECELL) -> StartRequest:
+    """Read ``?deal=N`` or ``?board=TEXT`` (lines split by newlines or ``/``), and ``&variant=ID``.
+
+    A board is read under the variant's rules (else ``rules``).  Other
+    fields are ignored, however long; a refusal says why in ``reason``.
+
+    >>> parse_query("?deal=617&variant=eightoff")
+    StartRequest(deal=617, board=None, error=None, error_text='', variant='eightoff', reason=None)
+    >>> parse_query("?deal=617&variant=<b>").error
+    'variant.error.url'
+    >>> parse_query("?deal=0").reason, parse_query("?deal=6x").reason, parse_query("?board=JD").reason
+    ('deal.range', 'deal.not_number', 'board.columns')
+    """
+    params = query_fields(query)
+    if isinstance(params, str):
+        return _refused(params)
+    return read_request(params, rules)
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedRequest:
+    """``?embed=1``: compact controls, events to the parent; ``hosts``: origins trusted."""
+
+    embed: bool = False
+    hosts: tuple[str, ...] = ()
+
+    @property
+    def target(self) -> str:
+        """Where events go: the first host named, else any parent (``*``)."""
+        return self.hosts[0] if self.hosts else "*"
+
+
+def parse_embed(query: str) -> EmbedRequest:
+    """Read ``?embed=1`` and up to four ``host=<origin>``; anything else means no.
+
+    >>> parse_embed("?deal=5&embed=1&host=https://example.org")
+    EmbedRequest(embed=True, hosts=('https://example.org',))
+    >>> parse_embed("?embed=yes&host=javascript:alert(1)")
+    EmbedRequest(embed=False, hosts=())
+    """
+    params = query_fields(query)
+    if isinstance(params, str):
+        return EmbedRequest()
+    embed = params.get("embed", [""])[0] == "1"
+    hosts: list[str] = []
+    for raw in params.get("host", [])[:MAX_HOSTS]:
+        origin = parse_origin(raw)
+        if origin is not None and origin not in hosts:
+            hosts.append(origin)
+    return EmbedRequest(embed, tuple(hosts))

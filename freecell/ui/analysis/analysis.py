@@ -1,0 +1,391 @@
+"""What the solver knows about the game on the table: verdicts, hints, proofs carried down.
+
+Pure Python (tested in CPython).  The page's
+:class:`~freecell.ui.session.session.Session` owns one :class:`Analysis` and
+tells it what happened (the table shows another position, Hint was pressed, a
+reply came, the worker failed); each of these methods decides, updates the
+analysis and returns the effects for the page to carry out
+(:class:`~freecell.ui.analysis.replies.AskSolver`,
+:class:`~freecell.ui.analysis.replies.CancelSolver`).  Nothing outside this
+class writes its fields.  The rules it follows:
+
+- Every position the game reaches is analysed once by the solver worker.  A
+  solved position also answers for every position along its solution; a
+  position proven lost answers for every position reached from it: if a
+  position has no solution, none after it on the same line of play has one,
+  until the player undoes past it (:meth:`Analysis.verdict_on`).
+- When the player moves while a search is still undecided, the search of the
+  oldest undecided position of the line of play goes on in the background
+  (the worker keeps it), so a proof is never thrown away by playing on.
+- A Hint is answered at once: with what is known, else with a quick
+  heuristic move computed here (a small search, a few milliseconds), marked
+  as a suggestion, which the solver's move replaces when it comes.  A second
+  press of Hint on the same position plays the move shown
+  (:meth:`Analysis.take_hint`).
+- A search that ends without a verdict (the hint budget) gives its best move
+  and goes on for :data:`DEEP_BUDGET_MS` more (the worker resumes it).
+- The hint bar never says the player has lost: an unsolvable position gets a
+  plain sentence and its ways out, and "back to the last winnable position"
+  when a position earlier on the line of play was proven winnable.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ...engine import apply_move, check_move
+from ...piles import Move
+from ...position import Position
+from ...rules import Rules
+from ...solver import quick_hint
+from ...worker import MAX_PATH_MOVES  # the longest known solution a request may carry
+from .playback import Par, ParState
+from .replies import Ask, AskSolver, CancelSolver, Reply, SolverEffect, SolverReply, Verdict
+
+HINT_BUDGET_MS = 3000
+DEEP_BUDGET_MS = 20000  # the background search that follows an unfinished one
+PAR_BUDGET_MS = 10_000  # the search of the start after a win, when no solution of it is known
+MAX_KNOWN = 600  # positions remembered (a solution of 150 moves is 150 of them)
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """A verdict that holds for a position: solved (with the rest of a solution) or unsolvable."""
+
+    verdict: Verdict
+    rest: tuple[Move, ...] = ()
+    difficulty: str | None = None
+
+
+class HintState(StrEnum):
+    """What the hint bar shows (``data-state`` of ``[data-panel=hint]``, but WON shows as FOUND)."""
+
+    SEARCHING = "searching"  # the solver looks, nothing to show yet
+    FOUND = "found"  # a move of a known solution
+    FALLBACK = "fallback"  # a move that is not proven: the page's quick one, or the solver's best
+    UNSOLVABLE = "unsolvable"  # no solution from here
+    UNAVAILABLE = "unavailable"  # no solver: the page's own move, if any
+    WON = "won"
+
+
+@dataclass(frozen=True, slots=True)
+class HintBar:
+    """What the hint bar shows: a state, and for a move the position it is about."""
+
+    state: HintState
+    position: Position
+    move: Move | None = None
+    suggestion: bool = False  # the page's own quick move, while the solver looks
+    back: int | None = None  # turns to undo to the last winnable position (unsolvable only)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a reply led to: the effects, and whether the hint bar on show changed (to be said)."""
+
+    effects: tuple[SolverEffect, ...] = ()
+    bar_changed: bool = False
+
+
+class Analysis:
+    """Verdicts known, the search in flight, the hint on show."""
+
+    def __init__(self, rules: Rules, winnability: bool = True) -> None:
+        self.rules = rules
+        self.known: OrderedDict[Position, Known] = OrderedDict()
+        self.guess: tuple[Position, Move | None] | None = None  # the latest unfinished answer
+        self.asking: Position | None = None  # the position the foreground search is about
+        self.deep = False  # that search is the background one after a fallback
+        self.background: Position | None = None  # an ancestor's search going on behind it
+        self.deepened: set[Position] = set()  # searches given the long budget already
+        self.wants_hint = False
+        self.bar: HintBar | None = None
+        self.winnability = winnability  # the setting: every position is analysed as it comes
+        self.unavailable = False  # the worker is gone for good: hints are off
+
+    # --- what is known ---------------------------------------------------------
+    def rules_changed(self, rules: Rules) -> None:
+        """Other rules (a variant, cards back from the foundations): what was known held under others."""
+        if rules != self.rules:
+            self.rules = rules
+            self.known.clear()
+            self.guess = None
+            self.asking = None
+            self.background = None
+
+    def verdict_on(self, line: Sequence[Position]) -> Verdict:
+        """The verdict on the last position of ``line`` (the positions of the game, start first).
+
+        A position proven lost makes every later one of its line lost.
+        """
+        if not line:
+            return Verdict.UNKNOWN
+        k = self.known.get(line[-1])
+        if k is not None:
+            return k.verdict
+        if any(self._lost(p) for p in line[:-1]):
+            return Verdict.UNSOLVABLE
+        return Verdict.UNKNOWN
+
+    def _lost(self, pos: Position) -> bool:
+        k = self.known.get(pos)
+        return k is not None and k.verdict is Verdict.UNSOLVABLE
+
+    def solution(self, pos: Position) -> tuple[Move, ...] | None:
+        """The rest of a known solution from ``pos``, if one is known (and not empty)."""
+        k = self.known.get(pos)
+        return k.rest if k is not None and k.verdict is Verdict.SOLVED and k.rest else None
+
+    def last_winnable(self, line: Sequence[Position]) -> int | None:
+        """How many turns to undo to reach the latest position proven winnable before the loss."""
+        lost = next((i for i, p in enumerate(line) if self._lost(p)), None)
+        if lost is None:
+            return None
+        for i in range(lost - 1, -1, -1):
+            k = self.known.get(line[i])
+            if k is not None and k.verdict is Verdict.SOLVED:
+                return len(line) - 1 - i
+        return None
+
+    def remember(self, pos: Position, reply: SolverReply) -> None:
+        """Keep a verdict; a solution also answers for every position along it."""
+        if reply.verdict is Verdict.UNKNOWN:
+            self.guess = (pos, reply.hint)
+            return
+        self.known[pos] = Known(reply.verdict, reply.moves, reply.difficulty)
+        self.known.move_to_end(pos)
+        if reply.verdict is Verdict.SOLVED:
+            state = pos
+            for i, m in enumerate(reply.moves[:-1]):
+                state = apply_move(state, m)
+                self.known[state] = Known(Verdict.SOLVED, reply.moves[i + 1:])
+                self.known.move_to_end(state)
+        while len(self.known) > MAX_KNOWN:
+            self.known.popitem(last=False)
+
+    def hint_move(self, pos: Position) -> tuple[Move | None, bool] | None:
+        """The move to suggest in ``pos`` and whether it is sure, from what is known, if anything."""
+        rest = self.solution(pos)
+        if rest is not None:
+            return rest[0], True
+        if self.guess is not None and self.guess[0] == pos:
+            return self.guess[1], False
+        return None
+
+    # --- asking --------------------------------------------------------------
+    def position_changed(self, line: Sequence[Position], finishing: bool = False) -> list[SolverEffect]:
+        """The table shows the last position of ``line``: what to ask the worker.
+
+        Returns ``[]`` (nothing to do, the search in flight may go on),
+        ``[CancelSolver()]`` or ``[AskSolver(ask)]`` (a new request, which
+        replaces the one in flight, keeping ``ask.keep`` going).  The hint
+        bar goes (it was about another position).
+        """
+        self.wants_hint = False
+        self.bar = None
+        pos = line[-1]
+        ancestors = list(line[:-1])
+        # the oldest undecided search of this line goes on behind the new one
+        keep: Position | None = None
+        for candidate in (self.background, self.asking):
+            if candidate is not None and candidate in ancestors and candidate not in self.known and (
+                    keep is None or ancestors.index(candidate) < ancestors.index(keep)):
+                keep = candidate
+        self.background = keep
+        need = (self.winnability and not finishing and not pos.is_won() and not self.unavailable
+                and self.verdict_on(line) is Verdict.UNKNOWN)
+        if not need:
+            if self.asking is not None and self.asking != keep:
+                self.asking = None
+                return [CancelSolver()]
+            if self.asking is not None:  # the ancestor's search goes on by itself
+                self.background, self.asking = self.asking, None
+            return []
+        if self.asking == pos:
+            return []
+        self.asking = pos
+        self.deep = False
+        return [AskSolver(Ask(pos, self.rules, HINT_BUDGET_MS, keep, self._path(line)))]
+
+    def set_winnability(self, on: bool) -> None:
+        """The winnability setting: every position is analysed as it comes (or only when asked)."""
+        self.winnability = on
+
+    def _path(self, line: Sequence[Position]) -> tuple[Position, tuple[Move, ...]] | None:
+        """The known solution of the position before this one, if that one was on a known solution."""
+        if len(line) < 2:
+            return None
+        rest = self.solution(line[-2])
+        if rest is None or len(rest) > MAX_PATH_MOVES:
+            return None
+        return line[-2], rest
+
+    def deep_ask(self, pos: Position) -> Ask:
+        """Go on with an unfinished search of ``pos`` (the worker resumes it), once."""
+        self.asking = pos
+        self.deep = True
+        self.deepened.add(pos)
+        if len(self.deepened) > MAX_KNOWN:
+            self.deepened.clear()
+        return Ask(pos, self.rules, DEEP_BUDGET_MS, self.background)
+
+    def deepen_ancestor(self, line: Sequence[Position], pos: Position) -> list[Ask]:
+        """The search of ``pos``, earlier on the line of play, ran out of its budget: go on behind.
+
+        Its proof would answer every position after it, so it gets the long
+        budget once, in the background of the position on the table (asked
+        again, as the worker holds one search in front and one behind).
+        """
+        if pos in self.deepened or pos in self.known or self.background not in (None, pos):
+            return []
+        current = line[-1]
+        out = [self.deep_ask(pos)]  # it is the search in front for a moment
+        if self.verdict_on(line) is Verdict.UNKNOWN and not current.is_won() and self.winnability:
+            out.append(Ask(current, self.rules, HINT_BUDGET_MS, pos, self._path(line)))
+            self.asking, self.deep, self.background = current, False, pos
+        else:  # nothing to ask about the position on the table: the ancestor's search alone
+            self.background = None
+        return out
+
+    def ask_solution(self, pos: Position) -> list[SolverEffect]:
+        """A solution from ``pos`` is wanted (to watch it): the worker is asked, unless it is already."""
+        if self.asking == pos:
+            return []
+        self.asking = pos
+        self.deep = False
+        return [AskSolver(Ask(pos, self.rules, HINT_BUDGET_MS, self.background))]
+
+    def par(self, start: Position, auto_move: bool) -> tuple[Par, list[SolverEffect]]:
+        """The par of a game won from ``start``: from its known solution, else asked of the worker."""
+        k = self.known.get(start)
+        if k is not None:
+            rest = self.solution(start)
+            return (Par.of(start, rest, self.rules, auto_move) if rest else Par(ParState.UNKNOWN)), []
+        if self.unavailable:
+            return Par(ParState.UNKNOWN), []
+        return Par(ParState.SEARCHING), [AskSolver(Ask(start, self.rules, PAR_BUDGET_MS))]
+
+    # --- replies ---------------------------------------------------------------
+    def answered(self, pos: Position, reply: Reply) -> None:
+        """A reply about ``pos`` came (the search of it is over, unless it is resumed)."""
+        if pos == self.asking:
+            self.asking = None
+            self.deep = False
+        if pos == self.background:
+            self.background = None
+        if isinstance(reply, SolverReply):
+            self.remember(pos, reply)
+
+    def after_reply(self, pos: Position, reply: Reply, line: Sequence[Position]) -> Answer:
+        """What a reply about ``pos`` (already :meth:`answered`) means for the game on ``line``.
+
+        An unknown verdict resumes the search once (or, for an ancestor, goes
+        on behind); an ancestor proven lost makes the search in flight moot;
+        the hint bar on show takes what is known now.
+        """
+        if not isinstance(reply, SolverReply):
+            bar = self.bar
+            if bar is not None and bar.state is HintState.SEARCHING and bar.position == pos:
+                self.bar = HintBar(HintState.UNAVAILABLE, pos)
+                return Answer(bar_changed=True)
+            return Answer()
+        if pos not in line:
+            return Answer()  # about a position no longer on this line of play
+        effects: list[SolverEffect] = []
+        current = pos == line[-1]
+        verdict = self.verdict_on(line)
+        if current and reply.verdict is Verdict.UNKNOWN and pos not in self.deepened:
+            effects.append(AskSolver(self.deep_ask(pos)))  # the worker resumes the same search
+        elif not current and reply.verdict is Verdict.UNKNOWN:
+            effects += [AskSolver(ask) for ask in self.deepen_ancestor(line, pos)]
+        elif not current and verdict is Verdict.UNSOLVABLE and self.asking is not None:
+            self.asking = None  # an ancestor was proven lost: the search of this position is moot
+            effects.append(CancelSolver())
+        return Answer(tuple(effects), self._refresh_bar(line, verdict))
+
+    def _refresh_bar(self, line: Sequence[Position], verdict: Verdict) -> bool:
+        """The hint bar on show after a reply: what is known now (a suggestion stays until then)."""
+        before = self.bar
+        if before is None or before.position != line[-1] or not (
+                self.wants_hint or before.state in (HintState.FALLBACK, HintState.SEARCHING)
+                or verdict is Verdict.UNSOLVABLE):
+            return False
+        self.show(line, quick=False)
+        if verdict is not Verdict.UNKNOWN:
+            self.wants_hint = False
+        if self.bar is not None and self.bar.state is HintState.SEARCHING:
+            self.bar = before  # nothing better yet: keep the suggestion on show
+            return False
+        return self.bar != before
+
+    def solver_failed(self, first: bool, dead: bool) -> bool:
+        """The worker failed (``dead``: for good); whether the hint bar on show changed.
+
+        When no solver is coming, what is on show is all there is: a bar
+        still waiting for the solver says so.
+        """
+        if dead:
+            self.unavailable = True
+            self.asking = None
+            self.background = None
+        bar = self.bar
+        waiting = bar is not None and (
+            bar.state is HintState.SEARCHING or (bar.state is HintState.FALLBACK and bar.suggestion))
+        if bar is not None and waiting and (dead or (first and bar.move is None)):
+            self.bar = HintBar(HintState.UNAVAILABLE, bar.position, bar.move)
+            return True
+        return False
+
+    # --- the hint bar --------------------------------------------------------
+    def ask_hint(self, line: Sequence[Position]) -> list[SolverEffect]:
+        """Hint: the bar for the last position of ``line`` at once, and the worker asked if it must be."""
+        pos = line[-1]
+        bar = self.show(line)
+        if bar.state not in (HintState.SEARCHING, HintState.FALLBACK) or (
+                self.verdict_on(line) is not Verdict.UNKNOWN):
+            return []
+        self.wants_hint = True
+        if self.asking == pos or self.unavailable:
+            return []
+        self.asking = pos
+        return [AskSolver(Ask(pos, self.rules, HINT_BUDGET_MS, self.background))]
+
+    def take_hint(self, pos: Position) -> Move | None:
+        """Hint pressed again: the move on show for ``pos``, to play (the bar goes); ``None`` if none."""
+        bar = self.bar
+        if bar is None or bar.position != pos or bar.move is None:
+            return None
+        self.clear_bar()
+        return bar.move
+
+    def show(self, line: Sequence[Position], quick: bool = True) -> HintBar:
+        """The hint bar for the last position of ``line``, from what is known now."""
+        pos = line[-1]
+        if pos.is_won():
+            self.bar = HintBar(HintState.WON, pos)
+            return self.bar
+        if self.verdict_on(line) is Verdict.UNSOLVABLE:
+            self.bar = HintBar(HintState.UNSOLVABLE, pos, back=self.last_winnable(line))
+            return self.bar
+        known = self.hint_move(pos)
+        if known is not None and known[0] is not None and check_move(pos, known[0], self.rules) is None:
+            move, sure = known
+            self.bar = HintBar(HintState.FOUND if sure else HintState.FALLBACK, pos, move)
+            return self.bar
+        move = quick_hint(pos, self.rules) if quick else None
+        if self.unavailable:  # no solver here: the page's own move, said to be only that
+            self.bar = HintBar(HintState.UNAVAILABLE, pos, move)
+            return self.bar
+        if move is not None:
+            self.guess = (pos, move) if self.guess is None or self.guess[0] != pos else self.guess
+            self.bar = HintBar(HintState.FALLBACK, pos, move, suggestion=True)
+        else:
+            self.bar = HintBar(HintState.SEARCHING, pos)
+        return self.bar
+
+    def clear_bar(self) -> None:
+        self.bar = None
+        self.wants_hint = False

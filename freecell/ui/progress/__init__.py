@@ -1,0 +1,18 @@
+"""What the page keeps in the browser's storage, and the rules of what counts.
+
+- :mod:`.keyvalue`: the key-value interface storage is reached through,
+  and one in memory;
+- :mod:`.settings`: the player's settings and their stored form;
+- :mod:`.saved_games`: every game kept, what each tab plays, other tabs
+  (:mod:`.save_entries` writes and lists the entries, in the format of
+  :mod:`.save_format`); :mod:`.save_failures`: when to say saving failed;
+- :mod:`.stats`, :mod:`.daily`: the statistics and the deal of the day,
+  merged into what is stored at each change;
+- :mod:`.stored_table`: the table as last drawn, for the next visit's first
+  paint;
+- :mod:`.legacy`: what older pages stored, read once;
+- :mod:`.progress`: played, won, abandoned, as the session needs it
+  (:class:`~.progress.Progress`).
+
+Imports the core, :mod:`freecell.ui.table` and :mod:`freecell.ui.address`.
+"""

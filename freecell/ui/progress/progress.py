@@ -1,0 +1,209 @@
+"""The player's progress: every game kept, and what counts as played, won or abandoned.
+
+Pure rules for the :class:`~freecell.ui.session.session.Session`, over two injected
+key-value stores (:class:`~freecell.ui.progress.keyvalue.KeyValue`: the page gives
+``localStorage``, shared by the tabs, and ``sessionStorage``, the tab's own;
+the tests give :class:`~freecell.ui.progress.keyvalue.MemoryStorage`).  The games are
+kept by :class:`~freecell.ui.progress.saved_games.SaveStore` (one entry per game, the
+unfinished ones listed, what this tab plays, other tabs' writes noticed);
+the statistics are merged into what is stored at each change
+(:func:`freecell.ui.progress.stats.apply`), so two tabs never erase each other.
+
+A game on the table is ``fresh`` (no move yet), ``open`` (started) or
+``done`` (won).  Its first move makes it played (and tells the host
+"started"); its last card makes it won ("won").  A started game is
+abandoned (the streak ends) only when it is really left: replayed from its
+start (at the replay's first move: until then Undo brings it back), or
+dropped from the list of unfinished games.  Leaving it for another deal
+keeps it in that list, to be resumed.
+
+A game whose solution the player watches (:mod:`freecell.ui.analysis.playback`) is
+``watched``: it is never won in the statistics (a started one counts as
+abandoned when the playback plays its first step; a fresh one never counts
+at all).  A win of the deal of the day (:mod:`freecell.ui.progress.daily`) is kept
+apart from the statistics, under its own key, merged the same way; the
+date comes from the page (``today``).
+
+Saving never raises: :meth:`Progress.save` says how it went (saved, failed,
+or conflict: another tab's newer moves of the same game stop the saving),
+and the session decides what to tell the player
+(:mod:`freecell.ui.session.keeping`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import date
+
+from ...game import Game
+from ..address.embed import HostEvent
+from ..address.link import variant_id
+from ..address.query import StartRequest
+from .daily import KEY_DAILY, DailyRecord, apply_win, daily_day, read_daily
+from .keyvalue import KeyValue
+from .saved_games import Restored, SaveOutcome, SaveStore, Summary
+from .stats import KEY_STATS, Abandoned, Reset, Started, StatsEvent, Tally, Won, apply, read_tally, stats_key
+
+FRESH, OPEN, DONE, WATCHED = "fresh", "open", "done", "watched"
+
+
+def game_key(game: Game) -> str | None:
+    """The statistics key of a game: its variant (or rules) and deal; ``None`` for a board."""
+    return stats_key(variant_id(game), game.deal, game.rules)
+
+
+def wall_ms() -> float:
+    return time.time() * 1000
+
+
+class Progress:
+    """The saved games and the statistics, as the session on the table needs them."""
+
+    def __init__(self, local: KeyValue, tab: KeyValue | None = None, *,
+                 wall: Callable[[], float] = wall_ms, writer: str | None = None,
+                 new_id: Callable[[], str] | None = None, today: Callable[[], date] = date.today) -> None:
+        self.local = local
+        self.store = SaveStore(local, tab, writer=writer, new_id=new_id)
+        self.wall = wall
+        self.today = today  # the page's local date: the deal of the day is that date's
+        self.tally, self.stats_damaged = read_tally(local.read(KEY_STATS))
+        if self.stats_damaged:  # start them fresh now
+            local.write(KEY_STATS, self.tally.to_json())
+        self.daily, daily_damaged = read_daily(local.read(KEY_DAILY))
+        if daily_damaged:
+            local.write(KEY_DAILY, self.daily.to_json())
+            self.stats_damaged = True
+        self.state = FRESH
+        self.left: str | None = None  # the game this tab left for a new deal, kept in the list
+        self.left_replayed = False  # that game was left for a replay of it: gone at the first move
+        self.stats_failed = False
+
+    # --- the games ----------------------------------------------------------------
+    @property
+    def game_id(self) -> str | None:
+        return self.store.game_id
+
+    def restore(self, request: StartRequest | None, clock: Callable[[], float]) -> Restored:
+        """The game this tab had, or the most recent unfinished one, or the one the address asks for."""
+        damaged = self.store.migrate(self.wall(), clock)
+        restored = self.store.restore(request, clock)
+        return replace(restored, damaged=restored.damaged or damaged or self.stats_damaged)
+
+    def unfinished(self) -> list[Summary]:
+        return self.store.unfinished()
+
+    def resume(self, game_id: str, clock: Callable[[], float]) -> Restored | None:
+        """Bring a kept game onto this tab (the list's Open, the other-tab notice's button)."""
+        return self.store.resume(game_id, clock)
+
+    def forget_left(self) -> None:
+        """The game left is on the table again: Undo no longer goes back to it."""
+        self.left = None
+
+    def find(self, deal: int, variant: str | None) -> Summary | None:
+        """The most recent unfinished game of that deal, if there is one."""
+        return self.store.find(deal, variant or "freecell")
+
+    def adopt(self, game: Game, restored: bool = False, replay: bool = False) -> None:
+        """A game came on the table: dealt (this tab's from now on), or restored with its history.
+
+        ``replay``: the new game is the same deal again (Replay); the game left
+        is then abandoned, and dropped from the list, at the replay's first move.
+        """
+        self.left_replayed = False
+        if restored:
+            self.state = DONE if game.is_won() else (OPEN if game.moves or game.can_redo() else FRESH)
+            gid = self.game_id
+            if self.state == OPEN and gid is not None and gid not in self.tally.open_games():
+                self._count(Started(gid, game_key(game)))  # the statistics lost it: count it now
+        else:
+            left = self.store.start(game)
+            self.left = left.id if left.kept and self.state == OPEN else None
+            self.left_replayed = replay and self.left is not None
+            if self.state == OPEN and left.id is not None and not left.kept:
+                self._count(Abandoned(left.id))  # never saved: gone with no way back
+            self.state = FRESH
+
+    def turn_played(self, game: Game) -> tuple[HostEvent, ...]:
+        """After every turn (a move, a redo, a Finish step): what to tell an embedding host."""
+        out: list[HostEvent] = []
+        gid = self.game_id
+        if self.state == WATCHED:
+            return ()
+        if self.state == FRESH:
+            self.state = OPEN
+            if self.left is not None and self.left_replayed:  # the replay goes on: the game left is gone
+                self.store.discard(self.left)
+                self._count(Abandoned(self.left))
+                self.left, self.left_replayed = None, False
+            if gid is not None:
+                self._count(Started(gid, game_key(game)))
+            out.append("started")
+        if self.state == OPEN and game.is_won():
+            self.state = DONE
+            if gid is not None:
+                self._count(Won(gid, game_key(game), game.elapsed(), game.moves, game.score))
+                day = daily_day(game, self.today())
+                if day is not None:
+                    self._daily_won(day)
+            out.append("won")
+        return tuple(out)
+
+    def watching(self) -> None:
+        """The player watches the solution of the game on the table: it is not theirs to win.
+
+        A started game counts as abandoned (the streak ends); a fresh one
+        never counts; a game won before stays won.
+        """
+        gid = self.game_id
+        if self.state == OPEN and gid is not None:
+            self._count(Abandoned(gid))
+        if self.state != DONE:
+            self.state = WATCHED
+
+    def save(self, game: Game) -> SaveOutcome:
+        """Write what changed (the page does, for the session's ``SaveGame``): saved, failed or conflict.
+
+        A failed write of the statistics since the last save makes it ``failed`` too.
+        """
+        result = self.store.save(game, self.wall())
+        for dropped in result.dropped:
+            self._count(Abandoned(dropped.id))
+        if result.outcome is SaveOutcome.CONFLICT:
+            return SaveOutcome.CONFLICT
+        if result.outcome is SaveOutcome.FAILED or self.stats_failed:
+            self.stats_failed = False
+            return SaveOutcome.FAILED
+        return SaveOutcome.SAVED
+
+    # --- the statistics --------------------------------------------------------------
+    def _count(self, change: StatsEvent) -> None:
+        applied = apply(self.local.read(KEY_STATS), change)
+        if not self.local.write(KEY_STATS, applied.text):
+            self.stats_failed = True
+        self.tally = applied.tally
+
+    def reset(self) -> None:
+        """Start the statistics afresh (the deal of the day's too); the games under way count as played."""
+        self._count(Reset())
+        self.daily = DailyRecord()
+        if not self.local.write(KEY_DAILY, self.daily.to_json()):
+            self.stats_failed = True
+
+    def _daily_won(self, day: date) -> None:
+        applied = apply_win(self.local.read(KEY_DAILY), day)
+        if not self.local.write(KEY_DAILY, applied.text):
+            self.stats_failed = True
+        self.daily = applied.record
+
+    def reread_daily(self) -> DailyRecord:
+        """Another tab changed the record of the deal of the day: read it again."""
+        self.daily = read_daily(self.local.read(KEY_DAILY))[0]
+        return self.daily
+
+    def reread(self) -> Tally:
+        """Another tab changed the statistics: read them again (for the panel)."""
+        self.tally = read_tally(self.local.read(KEY_STATS))[0]
+        return self.tally

@@ -1,0 +1,140 @@
+"""The player's settings: one check box or list of the settings panel each, and their stored form.
+
+A :class:`Settings` value holds every field by the ``data-field`` name of
+its control (:data:`FLAG_SETTINGS`: check boxes, :data:`CHOICE_SETTINGS`:
+lists, whose first value is the default).  It is stored under
+:data:`KEY_SETTINGS` as ``{"format": "freecell-settings", "version": 1}``
+and one field per control: a check box's true or false, a list's value or
+null for its default (for the language: the browser's own).
+
+Reading it back (:func:`load_settings`) recovers field by field: a field of
+the wrong type or value, or one that is not known, is dropped and its
+default stays; a text that is not settings of this version at all raises
+:class:`~freecell.ui.progress.keyvalue.StoredDataError`.  An older page's
+``"winnable-only": true`` is read as the deal source ``"winnable"``.
+
+    >>> s = Settings().with_flag("score", True).with_choice("theme", "light")
+    >>> load_settings(s.to_json()) == (s, False)
+    True
+    >>> Settings().with_choice("theme", "purple") == Settings()    # a value not offered changes nothing
+    True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from ... import safejson
+from ...deals import DEAL_SOURCES
+from ...variants import VARIANTS
+from .keyvalue import StoredDataError
+
+KEY_SETTINGS = "freecell.settings"
+SETTINGS_FORMAT = "freecell-settings"
+SETTINGS_VERSION = 1
+MAX_SETTINGS_CHARS = 2000
+
+# The languages of the page (one catalogue each: static/i18n/<lang>.json), the values of the
+# language setting; freecell.ui.text.catalogue formats their messages.
+LANGUAGES = ("en", "fr", "it", "ro", "de", "es")
+
+# The settings kept, by the ``data-field`` name of their control in the settings
+# panel: check boxes (true or false) with their defaults, and choices (lists)
+# with the values allowed, the first being the default (``None``, also allowed,
+# stands for the default; for the language it means the browser's own).  To
+# keep a new control, add its name here.
+FLAG_SETTINGS: dict[str, bool] = {
+    "winnability": True,  # show whether the game can still be won
+    "timer": True,  # show the time played in the status bar
+    "auto-move": True,  # safe cards go to the foundations by themselves
+    "score": False,  # show the score
+    "foundation-return": False,  # cards may come back from the foundations
+    "four-colour": False,
+    "large-cards": False,
+    "left-handed": False,  # foundations on the left, free cells on the right
+}
+CHOICE_SETTINGS: dict[str, tuple[str, ...]] = {
+    "variant": tuple(VARIANTS),  # the game New deal and Play deal start
+    "deal-source": DEAL_SOURCES,  # where New deal draws from
+    "tap": ("home", "smart"),  # a tap: to the foundation else select, or the smart move
+    "speed": ("normal", "fast", "off"),  # of the animations
+    "theme": ("dark", "light"),  # of the table
+    "language": LANGUAGES,
+}
+# Fields an older page stored, read once into today's settings.
+LEGACY_SETTINGS = ("winnable-only",)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The player's choices in the settings panel, by field name (see :data:`FLAG_SETTINGS`)."""
+
+    flags: tuple[tuple[str, bool], ...] = tuple(FLAG_SETTINGS.items())
+    choices: tuple[tuple[str, str | None], ...] = tuple((k, None) for k in CHOICE_SETTINGS)
+
+    def flag(self, name: str) -> bool:
+        return dict(self.flags).get(name, FLAG_SETTINGS.get(name, False))
+
+    def choice(self, name: str) -> str | None:
+        """The value chosen; the default (the first allowed) when none was, except for the language."""
+        value = dict(self.choices).get(name)
+        if value is None and name != "language" and CHOICE_SETTINGS.get(name):
+            return CHOICE_SETTINGS[name][0]
+        return value
+
+    @property
+    def language(self) -> str | None:
+        return self.choice("language")
+
+    def with_flag(self, name: str, value: bool) -> Settings:
+        """These settings with one check box changed (an unknown name changes nothing)."""
+        if name not in FLAG_SETTINGS or not isinstance(value, bool):
+            return self
+        return Settings(tuple((k, value if k == name else v) for k, v in self.flags), self.choices)
+
+    def with_choice(self, name: str, value: str | None) -> Settings:
+        """These settings with one choice changed (a value not allowed changes nothing)."""
+        if name not in CHOICE_SETTINGS or (value is not None and value not in CHOICE_SETTINGS[name]):
+            return self
+        return Settings(self.flags, tuple((k, value if k == name else v) for k, v in self.choices))
+
+    def to_json(self) -> str:
+        data: dict[str, object] = {"format": SETTINGS_FORMAT, "version": SETTINGS_VERSION}
+        data.update(self.flags)
+        data.update(self.choices)
+        return json.dumps(data, separators=(",", ":"))
+
+
+def load_settings(text: object) -> tuple[Settings, bool]:
+    """Settings from their stored text, and whether anything had to be dropped.
+
+    A field of the wrong type or value, or one that is not known, is dropped
+    (its default stays); a text that is not settings of this version at all
+    raises :class:`StoredDataError`.
+    """
+    data = safejson.load_record(text, SETTINGS_FORMAT, MAX_SETTINGS_CHARS, "the settings", StoredDataError,
+                                SETTINGS_VERSION)
+    damaged = bool(set(data) - {"format", "version", *FLAG_SETTINGS, *CHOICE_SETTINGS, *LEGACY_SETTINGS})
+    settings = Settings()
+    if "winnable-only" in data:  # an older page's check box: New deal from the winnable deals
+        old = data["winnable-only"]
+        if not isinstance(old, bool):
+            damaged = True
+        elif old and "deal-source" not in data:
+            settings = settings.with_choice("deal-source", "winnable")
+    for name in FLAG_SETTINGS:
+        if name in data:
+            value = data[name]
+            if isinstance(value, bool):
+                settings = settings.with_flag(name, value)
+            else:
+                damaged = True
+    for name, allowed in CHOICE_SETTINGS.items():
+        if name in data:
+            value = data[name]
+            if value is None or (isinstance(value, str) and value in allowed):
+                settings = settings.with_choice(name, value)
+            else:
+                damaged = True
+    return settings, damaged

@@ -1,0 +1,117 @@
+"""The status bar's texts, from the game on the table: item by item, and what gives way on a small screen.
+
+Pure functions of a :class:`~freecell.ui.text.catalogue.Catalogue` and values,
+so the page renders them the same way after any change (a move, a language
+switch) and the tests read them in CPython.  Every :class:`Item` is a DOM hook
+of the README: ``data-status=name`` (or ``data-stat``, ``data-role``) with
+the raw value in ``data-value``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ...game import Game
+from ..analysis.replies import Verdict
+from .catalogue import Catalogue
+
+WINNABLE = {Verdict.SOLVED: "yes", Verdict.UNSOLVABLE: "no", Verdict.UNKNOWN: "unknown"}
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One figure: its hook name, its raw value, its text; ``hidden``: not shown."""
+
+    name: str
+    value: str
+    text: str
+    hidden: bool = False
+
+
+def status_items(cat: Catalogue, game: Game, variant: str, level: str | None, verdict: Verdict,
+                 show_score: bool, show_winnable: bool) -> list[Item]:
+    """The status bar, item by item, in full (``time`` is rendered on its own, every tick).
+
+    A won game shows its result where the winnability was ("Won", with the
+    value ``yes``, whatever the winnability setting) and no capacity.
+    """
+    won = game.is_won()
+    items = [
+        Item("capacity", str(game.capacity()), cat.t("status.capacity", n=game.capacity()), hidden=won),
+        Item("home", str(game.cards_home()), cat.t("status.home", n=game.cards_home())),
+        Item("moves", str(game.moves), cat.t("status.moves", n=game.moves)),
+    ]
+    if game.deal is None:
+        items.append(Item("deal", "", ""))
+    elif level is not None:
+        items.append(Item("deal", str(game.deal),
+                          cat.t("status.deal_level", n=game.deal, level=cat.t(f"difficulty.{level}"))))
+    else:
+        items.append(Item("deal", str(game.deal), cat.t("status.deal", n=game.deal)))
+    # the classic game goes without a name; a variant's name stands next to the deal
+    items.append(Item("variant", variant, "" if variant == "freecell" else cat.t(f"variant.{variant}")))
+    items.append(Item("score", str(game.score), cat.t("status.score", n=game.score), hidden=not show_score))
+    if won:
+        items.append(Item("winnable", "yes", cat.t("status.won")))
+    else:
+        value = WINNABLE[verdict]
+        items.append(Item("winnable", value, cat.t("status.winnable." + value), hidden=not show_winnable))
+    return items
+
+
+# What gives way, in turn, when the status bar does not fit on one line: the short variant name,
+# then the cards home (the foundations show them), the deal number (its difficulty stays),
+# the difficulty, the moves, the variant (last: Baker's Game looks like FreeCell and builds by
+# suit).  The capacity, the time, the score and the winnability (or the result) stay.
+SHORTER = ("variant-short", "home", "deal-number", "deal", "moves", "variant")
+
+
+def status_plans(cat: Catalogue, items: list[Item], level: str | None) -> list[list[Item]]:
+    """The status bar from its full form to its shortest: each plan gives way a step more (:data:`SHORTER`).
+
+    The page shows the first plan whose items fit on one line (their widths
+    are measured there: :func:`first_fit`).
+    """
+    plans = [items]
+    current = items
+    for step in SHORTER:
+        changed = []
+        for item in current:
+            if step == "variant-short" and item.name == "variant" and item.value != "freecell":
+                item = replace(item, text=cat.t(f"variant.short.{item.value}"))
+            elif step == "deal-number" and item.name == "deal" and item.text:
+                item = replace(item, text=cat.t(f"difficulty.{level}") if level else "", hidden=not level)
+            elif item.name == step:
+                item = replace(item, hidden=True)
+            changed.append(item)
+        if changed != current:
+            plans.append(changed)
+            current = changed
+    return plans
+
+
+def fits(widths: list[float], room: float, gap: float) -> bool:
+    """Whether items of these widths (0: not shown) and the gaps between them fit in ``room``.
+
+    >>> fits([60, 0, 50], room=120, gap=10), fits([60, 40, 50], room=120, gap=10)
+    (True, False)
+    """
+    shown = [w for w in widths if w > 0]
+    return sum(shown) + gap * max(0, len(shown) - 1) <= room
+
+
+def first_fit(widths: list[list[float]], room: float, gap: float) -> int:
+    """The first plan whose items fit in ``room`` (:func:`fits`); the last if none does.
+
+    >>> first_fit([[60, 40, 50], [60, 0, 50]], room=130, gap=10)
+    1
+    >>> first_fit([[60, 40, 50]], room=100, gap=10)
+    0
+    """
+    return next((i for i, plan in enumerate(widths) if fits(plan, room, gap)), max(0, len(widths) - 1))
+
+
+def time_item(cat: Catalogue, game: Game, shown: bool = True) -> Item:
+    """The time played (``shown``: the timer setting; the clock runs either way)."""
+    secs = int(game.elapsed())
+    return Item("time", str(secs), cat.time(secs), hidden=not shown)
