@@ -285,14 +285,20 @@ class _Gone(Exception):
 
 
 class _PlaywrightPage(Page):
-    def __init__(self, engine: str) -> None:
-        from playwright.sync_api import sync_playwright
+    """Chromium through Playwright: a browser of its own, or a context of a running one (``browser``:
+    a process that runs Playwright already, as pytest-playwright's tests do, cannot start a second)."""
 
+    def __init__(self, engine: str, browser: Any = None) -> None:
         self.engine = engine
-        self._pw = sync_playwright().start()
-        self._browser = self._pw.chromium.launch(**chromium_launch_args())
-        self._context = self._browser.new_context(viewport={"width": WINDOW[0], "height": WINDOW[1]},
-                                                  service_workers="allow", locale="en-GB")
+        self._pw: Any = None
+        self._browser: Any = None
+        if browser is None:
+            from playwright.sync_api import sync_playwright
+
+            self._pw = sync_playwright().start()
+            browser = self._browser = self._pw.chromium.launch(**chromium_launch_args())
+        self._context = browser.new_context(viewport={"width": WINDOW[0], "height": WINDOW[1]},
+                                            service_workers="allow", locale="en-GB")
         self._page = self._context.new_page()
         self._console: list[str] = []
         self._page.on("console", lambda m: self._console.append(f"{m.type}: {m.text}")
@@ -322,8 +328,12 @@ class _PlaywrightPage(Page):
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
-            self._browser.close()
-        self._pw.stop()
+            self._context.close()
+        if self._browser is not None:
+            with contextlib.suppress(Exception):
+                self._browser.close()
+        if self._pw is not None:
+            self._pw.stop()
 
 
 class _WebDriverPage(Page):
@@ -413,13 +423,18 @@ class _WebDriverPage(Page):
 
 
 @contextlib.contextmanager
-def open_engine(engine: str) -> Iterator[Page]:
-    """A fresh tab of ``engine`` (a new profile: a first visit); closed on leaving the block."""
+def open_engine(engine: str, playwright_browser: Any = None) -> Iterator[Page]:
+    """A fresh tab of ``engine`` (a new profile: a first visit); closed on leaving the block.
+
+    ``playwright_browser``: for Chromium, a Playwright browser already running
+    in this process to open the tab in (else it starts one of its own).
+    """
     reason = missing(engine)
     if reason is not None:
         raise EngineError(f"{engine}: {reason}")
     with contextlib.ExitStack() as stack:
-        page: Page = _PlaywrightPage(engine) if engine == "chromium" else _WebDriverPage(engine, stack)
+        page: Page = (_PlaywrightPage(engine, playwright_browser) if engine == "chromium"
+                      else _WebDriverPage(engine, stack))
         try:
             yield page
         finally:

@@ -5,9 +5,7 @@
   ``/``.  With ``FREECELL_TEST_DIST=/some/dir`` in the environment that
   directory is served as it is, without building (to try the tests against
   another build).
-* ``browser_type_launch_args``: Debian's ``/usr/bin/chromium`` when it exists
-  (Playwright cannot download its own browsers everywhere), else Playwright's
-  Chromium; headless, no sandbox, no GPU, no background traffic.
+* the browser is Debian's Chromium, headless and quiet (``tests/conftest.py``);
 * ``open_context``: a factory of browser contexts (``open_context(has_touch=True)``)
   whose every request is logged and checked: a URL that is not on 127.0.0.1 /
   localhost (``data:`` and ``blob:`` are fine) is aborted and fails the test at
@@ -73,16 +71,6 @@ def site() -> Iterator[str]:
 
 
 # --- the browser ---------------------------------------------------------------
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    import build
-
-    ours = build.chromium_launch_args()
-    args = {**browser_type_launch_args, **{k: v for k, v in ours.items() if k != "args"}}
-    args["args"] = [*browser_type_launch_args.get("args", []), *ours["args"]]
-    return args
 
 
 @pytest.fixture(scope="session")

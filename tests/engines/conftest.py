@@ -70,7 +70,10 @@ def visit(request: pytest.FixtureRequest, built_site: Path) -> Iterator[Visit]:
     reason = browsers.missing(engine)
     if reason is not None:
         pytest.skip(f"{engine} cannot be driven here: {reason}")
-    with tempfile.TemporaryDirectory(prefix=f"site-{engine}-") as tmp, browsers.open_engine(engine) as tab:
+    # Chromium: a context of pytest-playwright's browser (a process runs one Playwright only)
+    shared = request.getfixturevalue("browser") if engine == "chromium" else None
+    with tempfile.TemporaryDirectory(prefix=f"site-{engine}-") as tmp, \
+            browsers.open_engine(engine, shared) as tab:
         root = browsers.hooked_copy(built_site, Path(tmp) / "site")
         v = Visit(tab, root)
         v.serve()

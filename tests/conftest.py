@@ -1,0 +1,33 @@
+"""What every test of the suite shares: the repository on the import path, and the browser.
+
+* The repository's root is importable (``freecell``, ``build``, ``builder``,
+  ``tests.support``), whichever folder pytest starts from.
+* ``browser_type_launch_args`` (pytest-playwright's): Debian's
+  ``/usr/bin/chromium`` when it exists (Playwright cannot download its own
+  browsers everywhere), else Playwright's Chromium; headless, no sandbox, no
+  GPU, no background traffic (``builder.browsers.chromium_launch_args``).  The
+  Chromium tests (``tests/browser/``) and the cross-engine ones
+  (``tests/engines/``) run in it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    from builder.browsers import chromium_launch_args
+
+    ours = chromium_launch_args()
+    args = {**browser_type_launch_args, **{k: v for k, v in ours.items() if k != "args"}}
+    args["args"] = [*browser_type_launch_args.get("args", []), *ours["args"]]
+    return args
