@@ -59,6 +59,7 @@ def cached_on_use(rel: str) -> bool:
 SPRITE_MARK = "<!-- __FREECELL_SPRITE__ -->"
 
 BOOT_MARK = "/* __FREECELL_BOOT__ */"
+FIRST_MARK = "null /* __FREECELL_FIRST__ */"
 
 
 def build(dest: Path = DIST) -> Path:
@@ -111,11 +112,14 @@ def page_data(root: Path) -> None:
       pile marks that static/early.js and the page's Python both draw with);
     - ``static/boot.js``: the languages (:data:`freecell.ui.progress.settings.LANGUAGES`) and
       the themes and speeds a stored setting may hold
-      (:data:`freecell.ui.progress.settings.CHOICE_SETTINGS`), the one list of each.
+      (:data:`freecell.ui.progress.settings.CHOICE_SETTINGS`), the one list of each;
+    - ``static/early.js``: the deals and layouts a first visit draws before Python
+      (:mod:`freecell.ui.table.first_table`).
     """
     sys.path.insert(0, str(ROOT))
     try:
         from freecell.ui.progress.settings import CHOICE_SETTINGS, LANGUAGES
+        from freecell.ui.table.first_table import first_table_data
         from freecell.ui.table.sprite import sprite_svg
     finally:
         sys.path.remove(str(ROOT))
@@ -133,6 +137,12 @@ def page_data(root: Path) -> None:
     data = {"languages": list(LANGUAGES), "theme": list(CHOICE_SETTINGS["theme"]),
             "speed": list(CHOICE_SETTINGS["speed"])}
     boot.write_text(text[:start] + json.dumps(data) + " " + text[end:], encoding="utf-8")
+    early = root / "static" / "early.js"
+    text = early.read_text(encoding="utf-8")
+    if text.count(FIRST_MARK) != 1:
+        raise BuildError(f"early.js must hold {FIRST_MARK} exactly once")
+    first = json.dumps(first_table_data(), separators=(",", ":"))
+    early.write_text(text.replace(FIRST_MARK, first), encoding="utf-8")
 
 
 def write_runtime(root: Path, runtime: dict[str, Any]) -> None:

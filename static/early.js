@@ -9,8 +9,16 @@
 // interactive, and every value read is checked against an allow-list first
 // (numbers in range, card and pile names, the sprite's symbol names, short
 // texts put in with textContent).  When the address asks for another game than
-// the one kept, nothing is drawn.  <html data-early="drawn"> says it drew, "none" that it
-// had nothing to draw.
+// the one kept, nothing is drawn.
+//
+// A first visit (nothing stored, an address that asks for nothing) draws a fresh
+// deal instead, from data the build made with the game's Python
+// (freecell/ui/table/first_table.py): a few winnable deals in dealing order, and
+// the layout of a fresh deal for a grid of table sizes.  It picks a deal at
+// random and the layout nearest to the table's box, and names the deal in
+// <html data-first-deal="N">, which the page's Python then deals.
+// <html data-early="drawn"> says it drew a kept table, "first" a first visit's
+// deal, "none" that it had nothing to draw.
 "use strict";
 (function () {
   const MAX_COORD = 20000; // drawn.RECORD_RULES
@@ -22,6 +30,7 @@
   const PILE = /^([0-9]|[a-gi]|h[1-4])$/;
   const MARK = /^pile-(cell|column|foundation(-[cdhs])?)$/;
   const NS = "http://www.w3.org/2000/svg";
+  const FIRST = null /* __FREECELL_FIRST__ */;
 
   function num(v) {
     return typeof v === "number" && Number.isFinite(v) && v >= -MAX_COORD && v <= MAX_COORD;
@@ -81,6 +90,56 @@
     return e;
   }
 
+  // Nothing of this game kept, in either storage, and an address that asks for nothing.
+  function firstVisit() {
+    if (location.search.length > 1) return false;
+    try {
+      for (const store of [localStorage, sessionStorage]) {
+        for (let i = 0; i < store.length; i++) {
+          if (String(store.key(i)).startsWith("freecell")) return false;
+        }
+      }
+    } catch (e) {
+      return false; // storage refused: the page's Python decides
+    }
+    return true;
+  }
+
+  // The first visit's deal, on the layout nearest to the table's box; null without data.
+  function firstTable() {
+    if (!FIRST || FIRST.v !== 1 || !FIRST.deals.length || !FIRST.layouts.length) return null;
+    const area = document.getElementById("table-area");
+    if (!area) return null;
+    const box = area.getBoundingClientRect();
+    if (!(box.width > 0 && box.height > 0)) return null;
+    let row = null;
+    let best = Infinity;
+    for (const r of FIRST.layouts) {
+      const d = Math.log(r[0] / box.width) ** 2 + Math.log(r[1] / box.height) ** 2;
+      if (d < best) { best = d; row = r; }
+    }
+    const [deal, codes] = FIRST.deals[Math.floor(Math.random() * FIRST.deals.length)];
+    const [w, h, cw, ch, top, y, fan7, fan6] = row;
+    const xs = row.slice(8, 16);
+    const tops = row.slice(16, 24);
+    const cards = [];
+    let i = 0;
+    for (let col = 0; col < 8; col++) { // first_table.places
+      const n = col < 4 ? 7 : 6;
+      const fan = col < 4 ? fan7 : fan6;
+      for (let j = 0; j < n; j++, i++) {
+        const card = codes.slice(2 * i, 2 * i + 2);
+        cards.push([card, xs[col], Math.round((y + j * fan) * 10) / 10, "face-" + card]);
+      }
+    }
+    const piles = [];
+    "abcd".split("").forEach((name, k) => piles.push([name, "pile-cell", tops[k], top]));
+    "cdhs".split("").forEach((suit, k) => piles.push(["h" + (k + 1), "pile-foundation-" + suit, tops[4 + k], top]));
+    xs.forEach((x, k) => piles.push([String(k + 1), "pile-column", x, y]));
+    return { v: 1, deal: deal, variant: "freecell", w: w, h: h, cw: cw, ch: ch, classes: [], cards: cards,
+             piles: piles, status: [] };
+  }
+
   function draw(data) {
     const svg = document.getElementById("table");
     const piles = document.getElementById("piles");
@@ -115,6 +174,15 @@
   }
 
   const data = read();
-  if (data && asked(data)) draw(data);
+  if (data && asked(data)) {
+    draw(data);
+  } else if (!data && firstVisit()) {
+    const first = firstTable();
+    if (first) {
+      draw(first);
+      document.documentElement.dataset.early = "first";
+      document.documentElement.dataset.firstDeal = String(first.deal);
+    }
+  }
   if (!document.documentElement.dataset.early) document.documentElement.dataset.early = "none";
 })();

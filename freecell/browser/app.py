@@ -346,7 +346,9 @@ async def open_page(query: str, client: SolverClient | None = None, translate: b
                         today=_today)
     session = Session(cat, settings, progress, clock=now)
     page = Page(session, local, query, client)
-    page.start(boot_for(query, now, damaged=damaged, storage_refused=refused))
+    first = str(document.documentElement.getAttribute("data-first-deal") or "")  # early.js, a first visit
+    first_deal = int(first) if first.isascii() and first.isdigit() and len(first) <= 6 else None
+    page.start(boot_for(query, now, damaged=damaged, storage_refused=refused, first_deal=first_deal))
     _current[:] = [page]
     return page
 

@@ -1,4 +1,5 @@
-"""A returning player's table, drawn by static/early.js before Python, is the table Python draws.
+"""A returning player's table, drawn by static/early.js before Python, is the table Python draws;
+a first visit's deal, drawn there too, is the deal Python then plays.
 
 The page keeps its drawing when it is hidden (freecell/ui/progress/stored_table.py); on the
 next load early.js draws it from that, with the sprite's symbols.  Here the
@@ -15,6 +16,7 @@ import pytest
 
 from freecell.game import Game
 from freecell.piles import Move
+from freecell.ui.table.first_table import FIRST_DEALS
 
 from .helpers import deal_url, expect_game, open_page, play_move_on_page, set_visibility, wait_ready
 
@@ -72,3 +74,52 @@ def test_no_early_table_for_another_game_or_bad_data(fresh_page: Any, site: str)
     page.unroute("**/vendor/pyscript/**")
     page.goto(site)
     wait_ready(page)
+
+
+BOXES_JS = """
+(attr) => Object.fromEntries(Array.from(document.querySelectorAll('svg#table g#cards g.card'))
+  .map(g => { const r = g.getBoundingClientRect(); return [g.getAttribute(attr), [r.x, r.y, r.width]]; }))
+"""
+
+
+def test_a_first_visit_sees_a_deal_at_once_and_plays_that_deal(fresh_page: Any, site: str) -> None:
+    """Nothing stored, a plain address: early.js draws one of the build's deals (first_table.py),
+    and the page's Python deals that very deal, each card within a few pixels of where it was."""
+    page = fresh_page
+    held: list[Any] = []
+    page.route("**/vendor/pyscript/**", lambda route: held.append(route))
+    page.goto(site, wait_until="commit")
+    page.wait_for_function("() => document.documentElement.dataset.early !== undefined", timeout=20_000)
+    assert page.evaluate("() => document.documentElement.dataset.early") == "first"
+    deal = int(page.evaluate("() => document.documentElement.dataset.firstDeal"))
+    assert deal in FIRST_DEALS
+    assert page.evaluate("() => document.documentElement.dataset.state") == "loading"
+    early = page.evaluate(BOXES_JS, "data-early")
+    assert len(early) == 52
+    for route in held:
+        route.continue_()
+    page.unroute("**/vendor/pyscript/**")
+    wait_ready(page)
+    expect_game(page, Game(deal=deal))
+    late = page.evaluate(BOXES_JS, "data-card")
+    assert set(late) == set(early)
+    worst = max(abs(a - b) for card in late for a, b in zip(early[card], late[card], strict=True))
+    assert worst <= 6, f"the cards moved by {worst:.1f} px when Python took over"
+    assert page.locator("svg#table [data-early]").count() == 0
+
+
+def test_no_first_visit_deal_when_something_is_kept_or_asked(fresh_page: Any, site: str) -> None:
+    page = fresh_page
+    held: list[Any] = []
+    page.route("**/vendor/pyscript/**", lambda route: held.append(route))
+    page.goto(deal_url(site, 5), wait_until="commit")  # the address asks for a deal
+    page.wait_for_function("() => document.documentElement.dataset.early !== undefined")
+    marks = "() => [document.documentElement.dataset.early, document.documentElement.dataset.firstDeal]"
+    assert page.evaluate(marks) == ["none", None]
+    page.evaluate("() => localStorage.setItem('freecell.settings', '{}')")  # a visit before this one
+    page.goto(site, wait_until="commit")
+    page.wait_for_function("() => document.documentElement.dataset.early !== undefined")
+    assert page.evaluate("() => document.documentElement.dataset.early") == "none"
+    for route in held:
+        route.continue_()
+    page.unroute("**/vendor/pyscript/**")

@@ -10,8 +10,10 @@ place that puts a game on the table:
   one line and gives the plain deal); else this tab's own game comes back,
   or ``?deal=N`` resumes an unfinished game of that deal, else deals it, or
   the most recent unfinished game comes back (:meth:`Progress.restore
-  <freecell.ui.progress.progress.Progress.restore>`); an address that cannot
-  be read says why and deals a new game;
+  <freecell.ui.progress.progress.Progress.restore>`), else a new deal: on a
+  first visit the one the early table already shows
+  (:mod:`freecell.ui.table.first_table`); an address that cannot be read
+  says why and deals a new game;
 - New deal draws from the source chosen in the settings, of the variant
   chosen there; from the winnable deals only, a deal the solver proves lost
   is drawn again (:meth:`Opening.redraw_lost`);
@@ -35,6 +37,7 @@ from ..address.query import StartRequest
 from ..analysis.playback import Par, ParState
 from ..progress.progress import Progress
 from ..progress.settings import Settings
+from ..table.first_table import is_first_deal
 from ..table.focus import Action
 from ..text import sentences as say
 from ..text.catalogue import Catalogue
@@ -51,6 +54,7 @@ class Boot:
     damaged: bool = False  # stored settings could not be used and start fresh
     storage_refused: bool = False
     link: Linked | None = None
+    first_deal: int | None = None  # the deal static/early.js drew on a first visit (first_table)
 
 
 def boot_for(query: object, clock: Callable[[], float] = time.monotonic, **kw: Any) -> Boot:
@@ -107,6 +111,9 @@ class Opening:
         damaged = boot.damaged or (restored is not None and restored.damaged)
         if restored is not None and restored.game is not None:
             change = self._put(restored.game, kept=True, resumed=restored.resumed)
+        elif is_first_deal(boot.first_deal) and not req.error and (s.settings.choice("variant") or
+                                                                   "freecell") == "freecell":
+            change = self.new_deal(boot.first_deal)  # the very deal the early table shows
         else:
             change = self.new_deal()
         if req.error:
@@ -125,10 +132,11 @@ class Opening:
         return change
 
     # --- new deals -----------------------------------------------------------------------
-    def new_deal(self) -> Change:
-        """A deal drawn from the source chosen in the settings, of the variant chosen there."""
+    def new_deal(self, deal: int | None = None) -> Change:
+        """A deal drawn from the source chosen in the settings, of the variant chosen there
+        (``deal``: already drawn, by the early table of a first visit)."""
         s = self.session
-        game = Game(draw_deal(s.settings.choice("deal-source") or "all"),
+        game = Game(deal or draw_deal(s.settings.choice("deal-source") or "all"),
                     variant=s.settings.choice("variant") or "freecell", clock=s.clock)
         change = self._put(game)
         self.drawn_at_random = True

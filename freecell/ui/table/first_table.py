@@ -1,0 +1,82 @@
+"""The table a first visit draws before Python is ready: deals and layouts, made at build time.
+
+A returning player's table is drawn at once from what the page stored
+(:mod:`freecell.ui.progress.stored_table`).  A first visit has nothing
+stored, so the build writes this data into ``static/early.js`` instead: a
+few winnable deals of classic FreeCell, each as its 52 cards in dealing
+order, and the layout of a fresh deal for a grid of table sizes, each as the
+52 places a fresh deal's cards take (in the same order) and the piles.  The
+early script picks a deal at random and the layout nearest to the table's
+box, draws it, and tells the page which deal it drew
+(``<html data-first-deal="N">``); the page's Python then deals that very
+deal (:meth:`freecell.ui.session.opening.Opening.start`) and draws it over
+the early one in one step.  The data is made by the real engine and layout,
+so the two tables are the same cards in the same places.
+
+    >>> data = first_table_data()
+    >>> len(data["deals"]) == len(FIRST_DEALS), len(data["deals"][0][1])
+    (True, 104)
+    >>> len(data["layouts"][0]), len(places(data["layouts"][0]))
+    (24, 52)
+    >>> is_first_deal(FIRST_DEALS[0]), is_first_deal(11982)
+    (True, False)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...cards import card_text
+from ...position import Position
+from ..progress.stored_table import _n
+from .layout import compute_layout
+
+# Deals of 1..32000 (valid for every deal source), none of them unwinnable.
+FIRST_DEALS: tuple[int, ...] = (164, 892, 1941, 3318, 5127, 7411, 9083, 12570, 17342, 21806, 26413, 30759)
+
+# The table sizes (the table area's box, CSS pixels) a layout is made for: 10% apart, so that
+# the nearest one, scaled to the box, puts each card within a few pixels of the page's own.
+WIDTHS = tuple(round(300 * 1.1**k) for k in range(21))  # 300 .. 2018
+HEIGHTS = tuple(round(220 * 1.1**k) for k in range(19))  # 220 .. 1222
+
+
+def is_first_deal(deal: object) -> bool:
+    """Whether ``deal`` is one the early script may have drawn (what the page reads is checked)."""
+    return isinstance(deal, int) and not isinstance(deal, bool) and deal in FIRST_DEALS
+
+
+def _dealt_order(pos: Position) -> list[int]:
+    """The cards of a fresh deal, column by column, top card of each column last."""
+    return [card for column in pos.columns for card in column]
+
+
+def _layout_data(width: float, height: float) -> list[float]:
+    """One size's layout of a fresh deal: ``[w, h, cw, ch, top, y, fan_7, fan_6, x_1..x_8, t_1..t_8]``.
+
+    ``top``: the top row's y; ``y``: the columns' y; ``fan_n``: the strip of a
+    column of n cards; ``x_i``: column i's x; ``t_i``: the top row's places
+    (free cells a-d, then foundations h1-h4).  Checked against the table
+    :func:`~freecell.ui.progress.stored_table.drawn_record` draws, card by card.
+    """
+    layout = compute_layout(width, height)
+    top = layout.cells + layout.foundations
+    head = [_n(v) for v in (width, height, layout.card_w, layout.card_h, top[0].y, layout.columns[0].y)]
+    fans = [round(layout.fan(7), 3), round(layout.fan(6), 3)]
+    return head + fans + [_n(r.x) for r in (*layout.columns, *top)]
+
+
+def places(row: list[float]) -> list[tuple[float, float]]:
+    """The 52 places of a fresh deal's cards in dealing order, from one row of :func:`_layout_data`
+    (what early.js computes; the tests compare it with the drawn table)."""
+    _w, _h, _cw, _ch, _top, y, fan7, fan6, *xs = row
+    out: list[tuple[float, float]] = []
+    for col in range(8):
+        n, fan = (7, fan7) if col < 4 else (6, fan6)
+        out += [(xs[col], round(y + j * fan, 1)) for j in range(n)]
+    return out
+
+
+def first_table_data() -> dict[str, Any]:
+    """The deals and layouts (see the module docstring), as JSON-ready data."""
+    deals = [[d, "".join(card_text(c) for c in _dealt_order(Position.deal(d)))] for d in FIRST_DEALS]
+    return {"v": 1, "deals": deals, "layouts": [_layout_data(w, h) for w in WIDTHS for h in HEIGHTS]}
