@@ -1,11 +1,11 @@
 # Runs inside the vendored Pyodide, under Node (builder/node_driver.mjs sets JOB, a JSON
 # text): byte-compiles with Pyodide's CPython and zlib, the same bytes on any machine.
 # Unchecked hash-based .pyc: valid whatever the file dates, never compared with a source.
-# Neither keeps its sources: the byte-code sits where the source would (freecell/x.pyc,
+# Neither keeps its sources: the byte-code sits where the source would be (freecell/x.pyc,
 # imported by Python's sourceless loader), so tracebacks still name the file, the line
-# and the function (freecell.zip: 1.7 -> 1.1 MB, 0.43 -> 0.34 MB brotli).  freecell.zip stores its entries as they are: static/runtime.mjs unpacks it by
-# copying (inflating a file at a time costs more than 100 ms), and hosts may compress it
-# whole.
+# and the function (freecell.zip: 1.7 -> 1.1 MB, 0.43 -> 0.34 MB brotli).  freecell.zip
+# stores its entries as they are: static/runtime.mjs unpacks it by copying (inflating a
+# file at a time costs more than 100 ms), and hosts may compress it whole.
 import importlib._bootstrap_external as _bootstrap
 import importlib.util
 import io

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .cache import CACHE, cache_entry, digest
+from .delta import make_delta
 from .npm import lockfile, node_binary, pyodide_digest, pyscript_sources, trampoline_module
 from .project import NODE_MODULES, ROOT, BuildError
 
@@ -37,6 +38,7 @@ COMPILE_PY = (HERE / "pyodide_compile.py").read_text(encoding="utf-8")
 SNAPSHOT_PY = (HERE / "pyodide_snapshot.py").read_text(encoding="utf-8")
 # Which files of the standard library the page and the worker load.
 RECORD_PY = (HERE / "pyodide_record.py").read_text(encoding="utf-8")
+DELTA_PY = (HERE / "delta.py").read_text(encoding="utf-8")
 
 STDLIB = "vendor/pyodide/python_stdlib.pyc.zip"
 
@@ -99,7 +101,8 @@ def package_files() -> list[tuple[str, Path]]:
 def python_runtime(dest: Path) -> dict[str, Any]:
     """Byte-code and snapshots for the site in ``dest``; what static/runtime.mjs is told.
 
-    Writes ``STDLIB``, ``freecell.zip`` and ``snapshots/{page,worker}-<hash>.bin``.
+    Writes ``STDLIB``, ``freecell.zip``, ``snapshots/page-<hash>.bin`` and
+    ``snapshots/worker-<hash>.delta`` (the worker's snapshot as a delta from the page's).
     """
     pyodide = NODE_MODULES / "pyodide"
     stdlib_key = digest("stdlib", NODE_DRIVER, COMPILE_PY, pyodide_digest())
@@ -115,7 +118,7 @@ def python_runtime(dest: Path) -> dict[str, Any]:
     pyscript = pyscript_sources()
     imports = [PAGE_SNAPSHOT_IMPORTS, PAGE_RUNTIME_IMPORTS, WORKER_SNAPSHOT_IMPORTS, LAZY_STDLIB,
                STDLIB_PREFIX, APP_HOME]
-    app_key = digest("app", stdlib_key, SNAPSHOT_PY, RECORD_PY, json.dumps(BROWSER_GLOBALS),
+    app_key = digest("app", stdlib_key, SNAPSHOT_PY, RECORD_PY, DELTA_PY, json.dumps(BROWSER_GLOBALS),
                      json.dumps(imports),
                       json.dumps(pyscript, sort_keys=True), json.dumps(lockfile(), sort_keys=True),
                       *(part for rel, f in files for part in (rel, f.read_bytes())))
@@ -145,21 +148,23 @@ def python_runtime(dest: Path) -> dict[str, Any]:
                 {"stdlib": str(trimmed), "unpack": unpack, "code": SNAPSHOT_PY,
                  "snapshot": str(app_dir / "worker.raw"), "args": list(WORKER_SNAPSHOT_IMPORTS)},
             ])
+            page_raw, worker_raw = ((app_dir / f"{kind}.raw").read_bytes() for kind in ("page", "worker"))
+            (app_dir / "page.bin").write_bytes(pack_snapshot(page_raw))
+            (app_dir / "worker.delta").write_bytes(make_delta(page_raw, worker_raw))
             for kind in ("page", "worker"):
-                raw = app_dir / f"{kind}.raw"
-                (app_dir / f"{kind}.bin").write_bytes(pack_snapshot(raw.read_bytes()))
-                raw.unlink()
+                (app_dir / f"{kind}.raw").unlink()
     app_dir = CACHE / app_key
     shutil.copyfile(app_dir / "stdlib.zip", dest / STDLIB)
     shutil.copyfile(app_dir / "freecell.zip", dest / "freecell.zip")
     (dest / "snapshots").mkdir()
     runtime: dict[str, Any] = {"stdlib": "../" + STDLIB, "lockfile": lockfile(), "snapshots": {},
                                "trampoline": trampoline_module()}
-    for kind in ("page", "worker"):
-        data = (app_dir / f"{kind}.bin").read_bytes()
-        name = f"snapshots/{kind}-{hashlib.sha256(data).hexdigest()[:16]}.bin"
+    for kind, file in (("page", "page.bin"), ("worker", "worker.delta")):
+        data = (app_dir / file).read_bytes()
+        name = f"snapshots/{kind}-{hashlib.sha256(data).hexdigest()[:16]}{Path(file).suffix}"
         (dest / name).write_bytes(data)
         runtime["snapshots"][kind] = {"url": "../" + name, "size": len(data)}
+    runtime["snapshots"]["worker"]["base"] = "page"  # a delta from the page's (builder/delta.py)
     return runtime
 
 

@@ -79,6 +79,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         ".toml": "text/plain; charset=utf-8",
         ".zip": "application/zip",
         ".bin": "application/octet-stream",
+        ".delta": "application/octet-stream",
     }
 
     def send_head(self) -> Any:

@@ -8,6 +8,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import random
 import re
 import shutil
 import socket
@@ -27,6 +28,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402 - the repository's build.py, found through the line above
+from builder.delta import apply_delta, make_delta  # noqa: E402
 
 
 def _free_port() -> int:
@@ -301,14 +303,17 @@ def test_each_snapshot_is_of_this_build(site: Path) -> None:
     pyodide_mjs = (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").read_text()
     m = re.search(r'BUILD_ID:\s*"([0-9a-f]{64})"', pyodide_mjs)
     assert m, "pyodide.mjs: no BUILD_ID"
-    for kind in ("page", "worker"):
+    page_raw = b""
+    for kind, suffix in (("page", ".bin"), ("worker", ".delta")):
         entry = runtime["snapshots"][kind]
         path = site / _site_path(entry["url"])
         packed = path.read_bytes()
         assert len(packed) == entry["size"]
         # named after its content: a cached copy under this name is this very file
-        assert path.name == f"{kind}-{hashlib.sha256(packed).hexdigest()[:16]}.bin"
-        raw = build.unpack_snapshot(packed)
+        assert path.name == f"{kind}-{hashlib.sha256(packed).hexdigest()[:16]}{suffix}"
+        # the worker's: a delta from the page's, a seventh of its size or less
+        raw = page_raw = build.unpack_snapshot(packed) if kind == "page" else apply_delta(page_raw, packed)
+        assert kind == "page" or (entry["base"] == "page" and len(packed) < len(raw) / 7)
         words = struct.unpack_from("<4I8I", raw)
         assert words[0] == 1886286592  # Pyodide's snapshot magic
         assert "".join(f"{w:08x}" for w in words[4:12]) == m.group(1)
@@ -333,6 +338,39 @@ def _node_eval(script: str) -> Any:
                        timeout=60, check=False)
     assert r.returncode == 0, r.stderr[-2000:]
     return json.loads(r.stdout)
+
+
+def test_the_worker_snapshot_delta_rebuilds_its_image_in_python_and_in_the_page(site: Path,
+                                                                               tmp_path: Path) -> None:
+    rng = random.Random(7)
+    base = bytes(rng.randrange(256) if rng.random() < 0.7 else 0 for _ in range(40_000))
+    target = bytes(3000) + base[5000:21000] + b"the worker's own" + base[100:9000] + bytes(8192) + base[-700:]
+    delta = make_delta(base, target)
+    assert apply_delta(base, delta) == target and len(delta) < 1000
+    with pytest.raises(ValueError):
+        apply_delta(base, delta[:-1])
+    with pytest.raises(ValueError):
+        apply_delta(base[:30_000], delta)  # another base: a piece beyond its end
+    (tmp_path / "base").write_bytes(base)
+    (tmp_path / "delta").write_bytes(delta)
+    module = (site / build.RUNTIME_SOURCE).as_uri()
+    got = _node_eval(f"""
+import {{ readFileSync }} from "node:fs";
+import {{ applyDelta }} from "{module}";
+const base = new Uint8Array(readFileSync("{tmp_path / 'base'}"));
+const delta = new Uint8Array(readFileSync("{tmp_path / 'delta'}"));
+const buf = (b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
+const out = {{}};
+const tryIt = (name, f) => {{
+  try {{ out[name] = Buffer.from(f()).toString("hex"); }} catch (e) {{ out[name] = "refused"; }}
+}};
+tryIt("good", () => applyDelta(base, buf(delta), delta.length));
+tryIt("short", () => applyDelta(base, buf(delta.subarray(0, delta.length - 1)), delta.length - 1));
+tryIt("other base", () => applyDelta(base.subarray(0, 30000), buf(delta), delta.length));
+const bad = delta.slice(); bad[0] ^= 1; tryIt("magic", () => applyDelta(base, buf(bad), bad.length));
+console.log(JSON.stringify(out));
+""")
+    assert got == {"good": target.hex(), "short": "refused", "other base": "refused", "magic": "refused"}
 
 
 def test_the_page_unpacks_snapshots_as_the_build_packs_them_and_refuses_damaged_ones(
