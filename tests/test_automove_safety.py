@@ -36,7 +36,7 @@ from freecell.engine import (
 from freecell.piles import FOUNDATION, Move
 from freecell.position import Position
 from freecell.rules import Build, EmptyColumn, Rules
-from tests.boards import Key, Undecided, board, endgame, key, mv
+from tests.support.boards import Key, Undecided, board, endgame, key, mv
 
 
 class Solver:

@@ -442,3 +442,25 @@ def set_visibility(page: Any, state: str) -> None:
     """Headless Chromium never hides a page: pretend it, as a tab switch would."""
     assert state in ("hidden", "visible")
     page.evaluate(_VISIBILITY_JS, state)
+
+
+# --- the solver worker's messages ----------------------------------------------------
+
+# How the solver worker booted (its "ready" message), recorded in the page (test_boot, test_offline).
+WORKER_SPY_JS = """
+window.__workerReady = null;
+window.__workerTrampoline = null;
+const OriginalWorker = Worker;
+window.Worker = function (url, options) {
+  const w = new OriginalWorker(url, options);
+  w.addEventListener('message', (e) => {
+    const d = typeof e.data === 'string' ? JSON.parse(e.data) : e.data;
+    if (d && d.type === 'ready' && window.__workerReady === null) {
+      window.__workerReady = d.boot;
+      window.__workerTrampoline = d.trampoline;
+    }
+  });
+  return w;
+};
+window.Worker.prototype = OriginalWorker.prototype;
+"""

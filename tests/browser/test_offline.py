@@ -36,8 +36,15 @@ import build
 from freecell.game import Game
 from freecell.piles import FOUNDATION, Move
 
-from .helpers import STEP_TIMEOUT, deal_url, open_page, play_move_on_page, solution_lines, wait_ready
-from .test_boot import WORKER_SPY_JS
+from .helpers import (
+    STEP_TIMEOUT,
+    WORKER_SPY_JS,
+    deal_url,
+    open_page,
+    play_move_on_page,
+    solution_lines,
+    wait_ready,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.browser_context_args(service_workers="allow")]
 
