@@ -72,16 +72,18 @@ JSON.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import math
 import os
 import platform
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 import build
 from bench.common import (
@@ -289,14 +291,22 @@ def cpython(pos: Position) -> dict[str, Any]:
 # --- measurements ------------------------------------------------------------------------------
 
 
-def measure_cold(browser: Any, base: str, deal: int, errors: list[str]) -> dict[str, Any]:
+@contextlib.contextmanager
+def recorded_page(browser: Browser, url: str, errors: list[str]) -> Iterator[tuple[Page, float]]:
+    """A fresh context's page with the recorder, at ``url`` and ready; the page's clock at ready."""
     ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB", service_workers="block")
     try:
         ctx.add_init_script(INIT_JS)
         page = ctx.new_page()
         page.on("pageerror", lambda err: errors.append(str(err)))
-        page.goto(f"{base}?deal={deal}", timeout=READY_TIMEOUT_MS)
-        ready = wait_ready(page)
+        page.goto(url, timeout=READY_TIMEOUT_MS)
+        yield page, wait_ready(page)
+    finally:
+        ctx.close()
+
+
+def measure_cold(browser: Browser, base: str, deal: int, errors: list[str]) -> dict[str, Any]:
+    with recorded_page(browser, f"{base}?deal={deal}", errors) as (page, ready):
         page.wait_for_function(WORKER_READY_JS, timeout=WORKER_TIMEOUT_MS)
         solve = wait_solve_for(page, Position.deal(deal), 0, timeout=WORKER_TIMEOUT_MS)
         reply = wait_reply(page, solve["data"]["id"])
@@ -308,8 +318,6 @@ def measure_cold(browser: Any, base: str, deal: int, errors: list[str]) -> dict[
             "verdict": reply["data"].get("verdict"),
             "worker_ms": reply["data"].get("ms"),
         }
-    finally:
-        ctx.close()
 
 
 def measure_deal(page: Page, deal: int) -> dict[str, Any]:
@@ -576,41 +584,31 @@ def run(deals: list[int], moves: int, cold_n: int) -> dict[str, Any]:
                       f"verdict {c['ready_to_verdict_ms']:.0f} ms after html ready",
                       file=sys.stderr, flush=True)
             # 5: input while the worker searches (11982 on the table), then with it idle
-            ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB", service_workers="block")
-            ctx.add_init_script(INIT_JS)
-            page = ctx.new_page()
-            page.on("pageerror", lambda err: errors.append(str(err)))
-            page.goto(f"{base}?deal={SEARCH_DEAL}", timeout=READY_TIMEOUT_MS)
-            wait_ready(page)
-            page.wait_for_function(WORKER_READY_JS, timeout=WORKER_TIMEOUT_MS)
-            print(f"input: {moves} moves while deal {SEARCH_DEAL} is searched", file=sys.stderr, flush=True)
-            searching = measure_input(page, moves, expect_search=True)
-            page.locator(".actionbar [data-action=settings]").click()
-            page.locator("[data-panel=settings] [data-tab=play]").click()
-            page.locator("[data-field=winnability]").uncheck()
-            page.locator("[data-panel=settings] [data-action=close]").click()
-            page.wait_for_function("() => window.__hb.inFlight() === null", timeout=STEP_TIMEOUT_MS)
-            print(f"input: {moves} moves with the worker idle", file=sys.stderr, flush=True)
-            idle = measure_input(page, moves, expect_search=False)
-            ctx.close()
+            with recorded_page(browser, f"{base}?deal={SEARCH_DEAL}", errors) as (page, _):
+                page.wait_for_function(WORKER_READY_JS, timeout=WORKER_TIMEOUT_MS)
+                print(f"input: {moves} moves while deal {SEARCH_DEAL} is searched",
+                      file=sys.stderr, flush=True)
+                searching = measure_input(page, moves, expect_search=True)
+                page.locator(".actionbar [data-action=settings]").click()
+                page.locator("[data-panel=settings] [data-tab=play]").click()
+                page.locator("[data-field=winnability]").uncheck()
+                page.locator("[data-panel=settings] [data-action=close]").click()
+                page.wait_for_function("() => window.__hb.inFlight() === null", timeout=STEP_TIMEOUT_MS)
+                print(f"input: {moves} moves with the worker idle", file=sys.stderr, flush=True)
+                idle = measure_input(page, moves, expect_search=False)
             # 2-4: every deal through the settings form, on a page whose worker is up
-            ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB", service_workers="block")
-            ctx.add_init_script(INIT_JS)
-            page = ctx.new_page()
-            page.on("pageerror", lambda err: errors.append(str(err)))
-            page.goto(f"{base}?deal={WARMUP_DEAL}", timeout=READY_TIMEOUT_MS)
-            wait_ready(page)
-            first = wait_solve_for(page, Position.deal(WARMUP_DEAL), 0, timeout=WORKER_TIMEOUT_MS)
-            wait_reply(page, first["data"]["id"])
-            for i, deal in enumerate(deals):
-                row = measure_deal(page, deal)
-                rows.append(row)
-                h = row.get("hint", {})
-                print(f"deal {deal} ({i + 1}/{len(deals)}): {row['verdict']} in {row['verdict_ms']:.0f} ms "
-                      f"(worker {row['worker_ms']} ms, {row['worker_nodes']} nodes; CPython "
-                      f"{row['cpython_ms']:.0f} ms); hint {h.get('state')} "
-                      f"{fmt(h.get('press_to_bar_ms'))} ms", file=sys.stderr, flush=True)
-            ctx.close()
+            with recorded_page(browser, f"{base}?deal={WARMUP_DEAL}", errors) as (page, _):
+                first = wait_solve_for(page, Position.deal(WARMUP_DEAL), 0, timeout=WORKER_TIMEOUT_MS)
+                wait_reply(page, first["data"]["id"])
+                for i, deal in enumerate(deals):
+                    row = measure_deal(page, deal)
+                    rows.append(row)
+                    h = row.get("hint", {})
+                    print(f"deal {deal} ({i + 1}/{len(deals)}): {row['verdict']} "
+                          f"in {row['verdict_ms']:.0f} ms (worker {row['worker_ms']} ms, "
+                          f"{row['worker_nodes']} nodes; CPython "
+                          f"{row['cpython_ms']:.0f} ms); hint {h.get('state')} "
+                          f"{fmt(h.get('press_to_bar_ms'))} ms", file=sys.stderr, flush=True)
             chromium = browser.version
         finally:
             browser.close()
