@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 import build
+from builder.site import RUNTIME_SOURCE
 from freecell.game import Game
 from freecell.piles import Move
 
@@ -150,7 +151,7 @@ def _own_server(site: str) -> Iterator[tuple[str, Path]]:
 
 
 def _snapshot_paths(root: Path) -> dict[str, str]:
-    text = (root / build.RUNTIME_SOURCE).read_text(encoding="utf-8")
+    text = (root / RUNTIME_SOURCE).read_text(encoding="utf-8")
     line = next(x for x in text.splitlines() if x.startswith("const BUILD = "))
     entries = json.loads(line.removeprefix("const BUILD = ").removesuffix(";"))["snapshots"]
     return {kind: "/" + entry["url"].removeprefix("../") for kind, entry in entries.items()}
