@@ -171,6 +171,26 @@ def overall(samples: dict[int, dict[str, Any]], deals: list[int]) -> float:
     return nodes / max(sum(float(samples[n]["ms"]) for n in deals), 1) * 1000
 
 
+def print_boots(info: dict[str, Any], visits: dict[str, list[dict[str, Any]]],
+                proofs: dict[str, float | None]) -> None:
+    """How each worker booted, the first visits, the proofs: the report's last lines."""
+    for name, extra in info.items():
+        print(f"{name}: worker booted from {extra['boot']} in {extra['worker_boot_s']} s, "
+              f"{extra['trampoline']} trampoline")
+    for name, seen in visits.items():
+        ready = statistics.median(v["ready"] for v in seen)
+        boots = sorted({v["boot"] for v in seen})
+        early = sum(v["snapshots"] for v in seen)
+        print(f"{name}: first visit ready {ready:.0f} ms (median of {len(seen)}), booted from {boots}, "
+              f"{early} snapshot fetches before ready")
+    if "webkit" in visits and "chromium" in visits:
+        ratio = (statistics.median(v["ready"] for v in visits["webkit"])
+                 / statistics.median(v["ready"] for v in visits["chromium"]))
+        print(f"first visit, WebKit / Chromium: {ratio:.2f}")
+    for name, secs in proofs.items():
+        print(f"{name}: 11982 proven {'never' if secs is None else f'{secs:.1f} s'} after one Hint")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--engines", default=",".join(browsers.ENGINES))
@@ -241,21 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         print(row + f"{r['all']:10.0f}{r['all'] / base:11.2f}{r['first_round']:11.0f}")
     if "webkit" in report and "chromium" in report:
         print(f"WebKit / Chromium: {report['webkit']['all'] / report['chromium']['all']:.2f}")
-    for name, extra in info.items():
-        print(f"{name}: worker booted from {extra['boot']} in {extra['worker_boot_s']} s, "
-              f"{extra['trampoline']} trampoline")
-    for name, seen in visits.items():
-        ready = statistics.median(v["ready"] for v in seen)
-        boots = sorted({v["boot"] for v in seen})
-        early = sum(v["snapshots"] for v in seen)
-        print(f"{name}: first visit ready {ready:.0f} ms (median of {len(seen)}), booted from {boots}, "
-              f"{early} snapshot fetches before ready")
-    if "webkit" in visits and "chromium" in visits:
-        ratio = (statistics.median(v["ready"] for v in visits["webkit"])
-                 / statistics.median(v["ready"] for v in visits["chromium"]))
-        print(f"first visit, WebKit / Chromium: {ratio:.2f}")
-    for name, secs in proofs.items():
-        print(f"{name}: 11982 proven {'never' if secs is None else f'{secs:.1f} s'} after one Hint")
+    print_boots(info, visits, proofs)
     write_json(args.json, {
         "date": datetime.datetime.now().isoformat(timespec="seconds"), "deals": deals,
         "rounds": args.rounds, "boot": args.boot, "loadavg": [load_start, load_end],
