@@ -1,7 +1,8 @@
 """Exhaustive check that safe auto-moves never turn a won game into a lost one.
 
-An exact solver (``tests/support/automove.py``: every legal single-card move, memo of proved losses on a key
-that ignores the order of columns and of free cells) decides small endgames:
+An exact solver (``tests/support/automove.py``: every legal single-card
+move, memo of proved losses on a key that ignores the order of columns and
+of free cells) decides small endgames:
 8 to 14 cards on the table, the rest home, with 0, 1, 2 or 4 free cells and a
 few columns, generated with a seeded ``random.Random``.  For each one where
 :func:`safe_automove` offers a move, the position before and the position
