@@ -5,6 +5,7 @@
 * :mod:`tests.support.solving`: a solver's answer checked (replayed, an exact search, "sensible");
 * :mod:`tests.support.sessions`: a session in CPython, its clocks, its storage effects, a worker's reply;
 * :mod:`tests.support.automove`: small endgames decided exactly, the survey of safe auto-moves;
+* :mod:`tests.support.tables`: known solutions, the layout of the 52 cards, boards by hand;
 * :mod:`tests.support.keyboard_plan`: the keys that play a move.
 
 The browser tests' page helpers are ``tests/browser/helpers.py``.
