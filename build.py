@@ -24,8 +24,9 @@ The work is in the package ``builder/``, a module a concern:
 * ``builder/browsers.py``: the browsers the tests and benchmarks drive;
 * ``builder/icons.py``: the manifest's PNG icons.
 
-This module is the command line, and the names the tests and the benchmarks
-use (``build.build()``, ``build.serving()``...), from the modules above.
+This module is the command line, and the few names the benchmarks and the
+browser tests use (``build.build()``, ``build.serving()``, ``build.built_copy()``...);
+a test of one part of the build imports that part from ``builder/``.
 """
 
 from __future__ import annotations
@@ -34,45 +35,16 @@ import argparse
 import sys
 
 from builder.browsers import CHROMIUM_ARGS, chromium_launch_args
-from builder.cache import CACHE
-from builder.compress import precompress
 from builder.icons import render_icons
-from builder.npm import lockfile
 from builder.project import DIST, NODE_MODULES, ROOT, BuildError
-from builder.python import (
-    APP_HOME,
-    BROWSER_GLOBALS,
-    COMPILE_PY,
-    PAGE_SNAPSHOT_IMPORTS,
-    SNAPSHOT_PY,
-    STDLIB,
-    WORKER_SNAPSHOT_IMPORTS,
-    pack_snapshot,
-    run_node,
-    unpack_snapshot,
-)
-from builder.server import CSP, CSP_WORKER, Handler, built_copy, serve, serving
-from builder.site import (
-    BOOT_MARK,
-    RUNTIME_MARK,
-    RUNTIME_SOURCE,
-    SPRITE_MARK,
-    SW_BUILD,
-    SW_FILES,
-    build,
-    cached_on_use,
-    finish,
-    page_data,
-    site_files,
-)
+from builder.server import Handler, built_copy, serve, serving
+from builder.site import build, finish
 
+# What the benchmarks and the browser tests take from here: the build, a served copy, the browser's
+# arguments.  What tests of one part of the build need, they import from that module of builder/.
 __all__ = [
-    "APP_HOME", "BOOT_MARK", "BROWSER_GLOBALS", "CACHE", "CHROMIUM_ARGS", "COMPILE_PY", "CSP", "CSP_WORKER",
-    "DIST", "NODE_MODULES", "PAGE_SNAPSHOT_IMPORTS", "ROOT", "RUNTIME_MARK", "RUNTIME_SOURCE",
-    "SNAPSHOT_PY", "SPRITE_MARK", "STDLIB", "SW_BUILD", "SW_FILES", "WORKER_SNAPSHOT_IMPORTS", "BuildError",
-    "Handler", "build", "built_copy", "cached_on_use", "chromium_launch_args", "finish", "lockfile", "main",
-    "pack_snapshot",
-    "page_data", "precompress", "run_node", "serve", "serving", "site_files", "unpack_snapshot",
+    "CHROMIUM_ARGS", "DIST", "NODE_MODULES", "BuildError", "Handler", "build", "built_copy",
+    "chromium_launch_args", "finish", "main", "serving",
 ]
 
 

@@ -2,10 +2,10 @@
 
 Run it from the repository root (it builds ``dist/`` first)::
 
-    python3 bench/engines.py                              # six deals of 2,600 to 27,000 nodes; 3 rounds
-    python3 bench/engines.py --engines chromium,webkit --rounds 5
-    python3 bench/engines.py --deals 1-20 --boot snapshot  # the worker booted from its snapshot
-    python3 bench/engines.py --proof                       # also: 11982 proven from one Hint, in the page
+    python3 -m bench.engines                              # six deals of 2,600 to 27,000 nodes; 3 rounds
+    python3 -m bench.engines --engines chromium,webkit --rounds 5
+    python3 -m bench.engines --deals 1-20 --boot snapshot  # the worker booted from its snapshot
+    python3 -m bench.engines --proof                       # also: 11982 proven from one Hint, in the page
 
 What it measures:
 
@@ -46,8 +46,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
-import json
-import os
 import statistics
 import sys
 import tempfile
@@ -55,15 +53,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-import build  # noqa: E402
-from builder import browsers  # noqa: E402
-from freecell.position import Position  # noqa: E402
-from freecell.rules import FREECELL  # noqa: E402
-from freecell.solver import Solver  # noqa: E402
+import build
+from bench.common import loadavg, parse_deals, results_file, write_json
+from builder import browsers
+from freecell.position import Position
+from freecell.rules import FREECELL
+from freecell.solver import Solver
 
 BLANK = "static/README.txt"  # a page of the site that runs nothing
 
@@ -97,14 +92,6 @@ PROOF_JS = """
 () => { const b = document.querySelector('[data-panel=hint]');
         return b && !b.hidden && b.dataset.state === 'unsolvable' && performance.now(); }
 """
-
-
-def parse_deals(text: str) -> list[int]:
-    out: list[int] = []
-    for part in text.split(","):
-        a, _, b = part.partition("-")
-        out += list(range(int(a), int(b) + 1)) if b else [int(a)]
-    return out
 
 
 def cpython_round(deals: list[int]) -> dict[int, dict[str, Any]]:
@@ -184,6 +171,26 @@ def overall(samples: dict[int, dict[str, Any]], deals: list[int]) -> float:
     return nodes / max(sum(float(samples[n]["ms"]) for n in deals), 1) * 1000
 
 
+def print_boots(info: dict[str, Any], visits: dict[str, list[dict[str, Any]]],
+                proofs: dict[str, float | None]) -> None:
+    """How each worker booted, the first visits, the proofs: the report's last lines."""
+    for name, extra in info.items():
+        print(f"{name}: worker booted from {extra['boot']} in {extra['worker_boot_s']} s, "
+              f"{extra['trampoline']} trampoline")
+    for name, seen in visits.items():
+        ready = statistics.median(v["ready"] for v in seen)
+        boots = sorted({v["boot"] for v in seen})
+        early = sum(v["snapshots"] for v in seen)
+        print(f"{name}: first visit ready {ready:.0f} ms (median of {len(seen)}), booted from {boots}, "
+              f"{early} snapshot fetches before ready")
+    if "webkit" in visits and "chromium" in visits:
+        ratio = (statistics.median(v["ready"] for v in visits["webkit"])
+                 / statistics.median(v["ready"] for v in visits["chromium"]))
+        print(f"first visit, WebKit / Chromium: {ratio:.2f}")
+    for name, secs in proofs.items():
+        print(f"{name}: 11982 proven {'never' if secs is None else f'{secs:.1f} s'} after one Hint")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--engines", default=",".join(browsers.ENGINES))
@@ -193,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--proof", action="store_true", help="also time 11982's proof from one Hint, in the page")
     ap.add_argument("--first-visit", type=int, default=0, metavar="N",
                     help="also N first visits per engine (fresh profiles): the time to ready")
-    ap.add_argument("--json", type=Path, default=ROOT / "bench" / "results" / "engines.json")
+    ap.add_argument("--json", type=Path, default=results_file("engines"))
     ap.add_argument("--dist", type=Path, help="serve this built site as it is (another build)")
     args = ap.parse_args(argv)
     deals = parse_deals(args.deals)
@@ -203,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         if reason:
             print(f"{name}: skipped: {reason}", file=sys.stderr)
     names = [e for e in names if browsers.missing(e) is None]
-    load_start = os.getloadavg()
+    load_start = loadavg()
     dist = args.dist.resolve() if args.dist else build.build()
     hooked = browsers.hooked_copy(dist, Path(tempfile.mkdtemp(prefix="bench-engines-")) / "site")
     samples: dict[str, list[dict[int, dict[str, Any]]]] = {"cpython": [], **{e: [] for e in names}}
@@ -227,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.proof:
             for run in runs:
                 proofs[run.name] = proof_time(run.tab, url)
-    load_end = os.getloadavg()
+    load_end = loadavg()
 
     def summary(name: str) -> dict[str, Any]:
         rounds = samples[name]
@@ -254,28 +261,13 @@ def main(argv: list[str] | None = None) -> int:
         print(row + f"{r['all']:10.0f}{r['all'] / base:11.2f}{r['first_round']:11.0f}")
     if "webkit" in report and "chromium" in report:
         print(f"WebKit / Chromium: {report['webkit']['all'] / report['chromium']['all']:.2f}")
-    for name, extra in info.items():
-        print(f"{name}: worker booted from {extra['boot']} in {extra['worker_boot_s']} s, "
-              f"{extra['trampoline']} trampoline")
-    for name, seen in visits.items():
-        ready = statistics.median(v["ready"] for v in seen)
-        boots = sorted({v["boot"] for v in seen})
-        early = sum(v["snapshots"] for v in seen)
-        print(f"{name}: first visit ready {ready:.0f} ms (median of {len(seen)}), booted from {boots}, "
-              f"{early} snapshot fetches before ready")
-    if "webkit" in visits and "chromium" in visits:
-        ratio = (statistics.median(v["ready"] for v in visits["webkit"])
-                 / statistics.median(v["ready"] for v in visits["chromium"]))
-        print(f"first visit, WebKit / Chromium: {ratio:.2f}")
-    for name, secs in proofs.items():
-        print(f"{name}: 11982 proven {'never' if secs is None else f'{secs:.1f} s'} after one Hint")
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({
+    print_boots(info, visits, proofs)
+    write_json(args.json, {
         "date": datetime.datetime.now().isoformat(timespec="seconds"), "deals": deals,
         "rounds": args.rounds, "boot": args.boot, "loadavg": [load_start, load_end],
         "report": report, "workers": info, "proofs": proofs, "samples": samples,
         "first_visits": visits,
-    }, indent=1, default=str) + "\n")
+    })
     return 0
 
 

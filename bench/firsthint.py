@@ -1,7 +1,7 @@
 """Benchmark: a Hint answered at once, and deal 11982 proven lost by playing the hints.
 
-    python3 bench/firsthint.py                   # 20 positions, 3 cold visits, 11982 twice
-    python3 bench/firsthint.py --positions 40 --cold 5 --lost 3 --json /tmp/firsthint.json
+    python3 -m bench.firsthint                   # 20 positions, 3 cold visits, 11982 twice
+    python3 -m bench.firsthint --positions 40 --cold 5 --lost 3 --json /tmp/firsthint.json
 
 Built and served as the browser tests are (``build.built_copy``,
 ``build.serving``, Debian's Chromium headless), 1280x800.  Every time is a
@@ -24,20 +24,16 @@ sample to ``bench/results/firsthint.json`` (git-ignored).  It asserts nothing.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import statistics
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-import build  # noqa: E402
-from freecell.game import Game  # noqa: E402
-from freecell.piles import CELL  # noqa: E402
+import build
+from bench.common import VIEWPORT, loadavg, results_file, summary, wait_ready, write_json
+from builder.pointer import click_card, click_pile, destination_pile, source_card
+from freecell.game import Game
+from freecell.piles import CELL
 
 WATCH_JS = """
 () => {
@@ -59,14 +55,6 @@ WATCH_JS = """
 """
 
 
-def loadavg() -> list[float]:
-    return [round(x, 2) for x in os.getloadavg()]
-
-
-def wait_ready(page: Any) -> None:
-    page.wait_for_function("() => document.documentElement.dataset.state === 'ready'", timeout=180_000)
-
-
 def press_to_mark(page: Any) -> float:
     """Click Hint; the time to the first mark (ms)."""
     page.evaluate("() => { window.__fh.press = []; window.__fh.mark = []; }")
@@ -78,19 +66,18 @@ def press_to_mark(page: Any) -> float:
 def off_move(page: Any, game: Game) -> None:
     """A move to a free cell by two clicks (a position the page does not know yet)."""
     move = next(m for m in game.legal_moves() if m.dst.kind == CELL)
-    sys.path.insert(0, str(ROOT / "tests"))
-    from browser.helpers import play_move_on_page
-
-    play_move_on_page(page, game, move)
+    click_card(page, source_card(game.position, move))
+    click_pile(page, destination_pile(game.position, move))
+    page.wait_for_function("() => document.querySelector('[data-status=moves]').dataset.value === '1'")
 
 
 def warm_positions(browser: Any, base: str, n: int) -> list[float]:
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = browser.new_page(viewport=VIEWPORT)
     page.goto(base + "?deal=617")
     wait_ready(page)
     page.evaluate(WATCH_JS)
     page.wait_for_function("() => document.documentElement.dataset.worker === 'ready'", timeout=180_000)
-    out = []
+    out: list[float] = []
     deal = 1000
     while len(out) < n:
         deal += 1
@@ -106,9 +93,9 @@ def warm_positions(browser: Any, base: str, n: int) -> list[float]:
 
 
 def cold_visits(browser: Any, base: str, n: int) -> list[float]:
-    out = []
+    out: list[float] = []
     for i in range(n):
-        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, service_workers="block")
+        ctx = browser.new_context(viewport=VIEWPORT, service_workers="block")
         page = ctx.new_page()
         page.goto(base + f"?deal={2000 + i}")
         wait_ready(page)
@@ -119,7 +106,7 @@ def cold_visits(browser: Any, base: str, n: int) -> list[float]:
 
 
 def lost_by_hints(browser: Any, base: str) -> dict[str, Any]:
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = browser.new_page(viewport=VIEWPORT)
     page.goto(base + "?deal=11982")
     wait_ready(page)
     t0 = float(page.evaluate("() => performance.now()"))
@@ -147,18 +134,12 @@ def lost_by_hints(browser: Any, base: str) -> dict[str, Any]:
     return {"seconds": round((t1 - t0) / 1000, 2), "moves": moves, "proven": proven}
 
 
-def summary(values: list[float]) -> dict[str, float]:
-    v = sorted(values)
-    return {"n": len(v), "median": round(statistics.median(v), 1),
-            "p95": round(v[min(len(v) - 1, int(0.95 * len(v)))], 1), "max": round(v[-1], 1)}
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--cold", type=int, default=3)
     ap.add_argument("--lost", type=int, default=2)
-    ap.add_argument("--json", type=Path, default=ROOT / "bench" / "results" / "firsthint.json")
+    ap.add_argument("--json", type=Path, default=results_file("firsthint"))
     args = ap.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -171,13 +152,14 @@ def main(argv: list[str] | None = None) -> int:
         browser.close()
     result["load_end"] = loadavg()
     print(f"load average {result['load_start']} -> {result['load_end']}")
-    print("Hint press -> a move marked, positions not analysed yet (ms):", summary(result["warm"]))
-    print("Hint press -> a move marked, right after ready on a cold visit (ms):", summary(result["cold"]))
+    print("Hint press -> a move marked, positions not analysed yet (ms):",
+          summary(result["warm"], digits=1))
+    print("Hint press -> a move marked, right after ready on a cold visit (ms):",
+          summary(result["cold"], digits=1))
     for r in result["lost"]:
         print(f"deal 11982 by hints: {'proven lost' if r['proven'] else 'NOT proven'} {r['seconds']} s "
               f"after the first press, {r['moves']} moves")
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(result, indent=1))
+    write_json(args.json, result)
     return 0
 
 

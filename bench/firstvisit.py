@@ -36,6 +36,8 @@ from typing import Any, BinaryIO, ClassVar
 
 import build
 
+from .common import loadavg, results_file, write_json
+
 LINKS: dict[str, tuple[float, float]] = {  # bits per second, round trip in seconds
     "loopback": (0.0, 0.0),
     "fast4g": (9e6, 0.170),
@@ -127,7 +129,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--links", default="loopback,fast4g,slow4g")
-    parser.add_argument("--json", type=Path)
+    parser.add_argument("--json", type=Path, default=results_file("firstvisit"))
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -148,8 +150,7 @@ def main() -> None:
         summary[name] = med
         before, total = med["bytes_before_ready"] / 1e6, med["bytes_all"] / 1e6
         print(f"{name:10} {med['cards_ms']:9.0f} {med['ready_ms']:9.0f} {before:16.2f} {total:10.2f}")
-    if args.json:
-        args.json.write_text(json.dumps({"runs": results, "medians": summary}, indent=1))
+    write_json(args.json, {"load": loadavg(), "runs": results, "medians": summary})
 
 
 if __name__ == "__main__":

@@ -3,9 +3,9 @@
 Run it from the repository root (it builds ``dist/`` first, like the browser
 tests do)::
 
-    python3 bench/hints.py                          # deals 1-100 and 11982, 30 moves
-    python3 bench/hints.py --deals 1-30,11982 --moves 30 --cold 3
-    python3 bench/hints.py --json /tmp/hints.json
+    python3 -m bench.hints                          # deals 1-100 and 11982, 30 moves
+    python3 -m bench.hints --deals 1-30,11982 --moves 30 --cold 3
+    python3 -m bench.hints --json /tmp/hints.json
 
 The site is built by ``build.build()``, copied to a temporary folder and served
 by ``build.Handler`` from a thread on a free 127.0.0.1 port; Chromium is
@@ -72,40 +72,41 @@ JSON.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
-import json
 import math
 import os
 import platform
-import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from playwright.sync_api import Browser, Page, sync_playwright
 
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
-
-import build  # noqa: E402
-from freecell.cards import card_text  # noqa: E402
-from freecell.engine import apply_move  # noqa: E402
-from freecell.game import Game  # noqa: E402
-from freecell.piles import FOUNDATION, Move  # noqa: E402
-from freecell.position import Position  # noqa: E402
-from freecell.solver import SOLVED, Solver  # noqa: E402
-from tests.browser.helpers import (  # noqa: E402
-    click_card,
-    click_pile,
-    destination_pile,
-    goes_home_on_tap,
-    source_card,
+import build
+from bench.common import (
+    READY_TIMEOUT_MS,
+    ROOT,
+    VIEWPORT,
+    deal_ranges,
+    fmt,
+    loadavg,
+    parse_deals,
+    results_file,
+    run_and_report,
+    summary,
 )
+from bench.common import wait_ready as wait_started
+from builder.pointer import click_card, click_pile, destination_pile, goes_home_on_tap, source_card
+from freecell.cards import card_text
+from freecell.engine import apply_move
+from freecell.game import Game
+from freecell.piles import FOUNDATION, Move
+from freecell.position import Position
+from freecell.solver import SOLVED, Solver
 
-VIEWPORT = {"width": 1280, "height": 800}
-READY_TIMEOUT_MS = 180_000
 WORKER_TIMEOUT_MS = 180_000
 ANSWER_TIMEOUT_MS = 60_000
 DEEP_TIMEOUT_MS = 120_000  # the background search after an unknown (20 s of search in the page)
@@ -116,7 +117,7 @@ SEARCH_MOVE = "1a"
 WARMUP_DEAL = 1_000_000  # the deals page opens on it, then every deal comes through the form
 WORKER_READY_JS = "() => window.__hb.worker.some(e => e.dir === 'in' && e.data.type === 'ready')"
 DEFAULT_DEALS = "1-100,11982"
-DEFAULT_JSON = ROOT / "bench" / "results" / "hints.json"
+DEFAULT_JSON = results_file("hints")
 
 INIT_JS = r"""
 (() => {
@@ -197,18 +198,13 @@ INIT_JS = r"""
 
 def wait_ready(page: Page) -> float:
     """Wait for ``html[data-state=ready]``; the page's clock when it was set."""
-    page.wait_for_function(
-        "() => ['ready', 'failed'].includes(document.documentElement.dataset.state)",
-        polling="raf", timeout=READY_TIMEOUT_MS,
-    )
-    state = page.evaluate("() => document.documentElement.dataset.state")
-    if state != "ready":
-        raise RuntimeError(f"the page failed to start: html[data-state={state}]")
+    wait_started(page)
     return float(page.evaluate("() => window.__hb.ready"))
 
 
 def log(page: Page, since: int = 0) -> list[dict[str, Any]]:
-    return page.evaluate("(k) => window.__hb.worker.slice(k)", since)
+    entries: list[dict[str, Any]] = page.evaluate("(k) => window.__hb.worker.slice(k)", since)
+    return entries
 
 
 def log_len(page: Page) -> int:
@@ -295,14 +291,22 @@ def cpython(pos: Position) -> dict[str, Any]:
 # --- measurements ------------------------------------------------------------------------------
 
 
-def measure_cold(browser: Any, base: str, deal: int, errors: list[str]) -> dict[str, Any]:
+@contextlib.contextmanager
+def recorded_page(browser: Browser, url: str, errors: list[str]) -> Iterator[tuple[Page, float]]:
+    """A fresh context's page with the recorder, at ``url`` and ready; the page's clock at ready."""
     ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB", service_workers="block")
     try:
         ctx.add_init_script(INIT_JS)
         page = ctx.new_page()
         page.on("pageerror", lambda err: errors.append(str(err)))
-        page.goto(f"{base}?deal={deal}", timeout=READY_TIMEOUT_MS)
-        ready = wait_ready(page)
+        page.goto(url, timeout=READY_TIMEOUT_MS)
+        yield page, wait_ready(page)
+    finally:
+        ctx.close()
+
+
+def measure_cold(browser: Browser, base: str, deal: int, errors: list[str]) -> dict[str, Any]:
+    with recorded_page(browser, f"{base}?deal={deal}", errors) as (page, ready):
         page.wait_for_function(WORKER_READY_JS, timeout=WORKER_TIMEOUT_MS)
         solve = wait_solve_for(page, Position.deal(deal), 0, timeout=WORKER_TIMEOUT_MS)
         reply = wait_reply(page, solve["data"]["id"])
@@ -314,8 +318,6 @@ def measure_cold(browser: Any, base: str, deal: int, errors: list[str]) -> dict[
             "verdict": reply["data"].get("verdict"),
             "worker_ms": reply["data"].get("ms"),
         }
-    finally:
-        ctx.close()
 
 
 def measure_deal(page: Page, deal: int) -> dict[str, Any]:
@@ -409,7 +411,7 @@ def ratio(w_ms: Any, w_nodes: Any, c_ms: float, c_nodes: int) -> float | None:
     """Worker time per node over CPython time per node."""
     if not w_ms or not w_nodes or not c_nodes or c_ms <= 0:
         return None
-    return (w_ms / w_nodes) / (c_ms / c_nodes)
+    return float((w_ms / w_nodes) / (c_ms / c_nodes))
 
 
 def measure_input(page: Page, n: int, expect_search: bool) -> dict[str, Any]:
@@ -482,27 +484,9 @@ def cancel_delays(entries: list[dict[str, Any]], since: float) -> list[float]:
 # --- statistics and report -----------------------------------------------------------------------
 
 
-def percentile(values: list[float], q: float) -> float:
-    s = sorted(values)
-    return s[max(0, math.ceil(q / 100 * len(s)) - 1)]
-
-
-def summary(values: list[float]) -> dict[str, Any]:
-    if not values:
-        return {"n": 0, "median": None, "p95": None, "max": None, "min": None}
-    return {"n": len(values), "median": statistics.median(values), "p95": percentile(values, 95),
-            "max": max(values), "min": min(values)}
-
-
-def fmt(v: Any, digits: int = 0) -> str:
-    if v is None:
-        return "-"
-    return f"{v:.{digits}f}"
-
-
 def row_line(label: str, s: dict[str, Any], digits: int = 0, unit: str = "") -> str:
-    return (f"  {label:<52} {s['n']:>4} {fmt(s['median'], digits):>9}{unit} {fmt(s['p95'], digits):>9}{unit}"
-            f" {fmt(s['max'], digits):>9}{unit}")
+    cells = "".join(f" {fmt(s.get(k), digits):>9}{unit}" for k in ("median", "p95", "max"))
+    return f"  {label:<52} {s['n']:>4}{cells}"
 
 
 def report_text(result: dict[str, Any]) -> str:
@@ -582,40 +566,6 @@ def report_text(result: dict[str, Any]) -> str:
 # --- main -----------------------------------------------------------------------------------------
 
 
-def parse_deals(text: str) -> list[int]:
-    out: list[int] = []
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        lo, sep, hi = part.partition("-")
-        if sep:
-            out.extend(range(int(lo), int(hi) + 1))
-        else:
-            out.append(int(part))
-    if not out or any(n < 1 for n in out):
-        raise ValueError(f"no deals in {text!r}")
-    return out
-
-
-def deal_ranges(deals: list[int]) -> str:
-    """``[1, 2, 3, 7]`` as ``1-3,7``."""
-    runs: list[list[int]] = []
-    for n in deals:
-        if runs and runs[-1][1] == n - 1:
-            runs[-1][1] = n
-        else:
-            runs.append([n, n])
-    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
-
-
-def loadavg() -> list[float]:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        return []
-
-
 def run(deals: list[int], moves: int, cold_n: int) -> dict[str, Any]:
     from importlib.metadata import version
 
@@ -634,41 +584,31 @@ def run(deals: list[int], moves: int, cold_n: int) -> dict[str, Any]:
                       f"verdict {c['ready_to_verdict_ms']:.0f} ms after html ready",
                       file=sys.stderr, flush=True)
             # 5: input while the worker searches (11982 on the table), then with it idle
-            ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB", service_workers="block")
-            ctx.add_init_script(INIT_JS)
-            page = ctx.new_page()
-            page.on("pageerror", lambda err: errors.append(str(err)))
-            page.goto(f"{base}?deal={SEARCH_DEAL}", timeout=READY_TIMEOUT_MS)
-            wait_ready(page)
-            page.wait_for_function(WORKER_READY_JS, timeout=WORKER_TIMEOUT_MS)
-            print(f"input: {moves} moves while deal {SEARCH_DEAL} is searched", file=sys.stderr, flush=True)
-            searching = measure_input(page, moves, expect_search=True)
-            page.locator(".actionbar [data-action=settings]").click()
-            page.locator("[data-panel=settings] [data-tab=play]").click()
-            page.locator("[data-field=winnability]").uncheck()
-            page.locator("[data-panel=settings] [data-action=close]").click()
-            page.wait_for_function("() => window.__hb.inFlight() === null", timeout=STEP_TIMEOUT_MS)
-            print(f"input: {moves} moves with the worker idle", file=sys.stderr, flush=True)
-            idle = measure_input(page, moves, expect_search=False)
-            ctx.close()
+            with recorded_page(browser, f"{base}?deal={SEARCH_DEAL}", errors) as (page, _):
+                page.wait_for_function(WORKER_READY_JS, timeout=WORKER_TIMEOUT_MS)
+                print(f"input: {moves} moves while deal {SEARCH_DEAL} is searched",
+                      file=sys.stderr, flush=True)
+                searching = measure_input(page, moves, expect_search=True)
+                page.locator(".actionbar [data-action=settings]").click()
+                page.locator("[data-panel=settings] [data-tab=play]").click()
+                page.locator("[data-field=winnability]").uncheck()
+                page.locator("[data-panel=settings] [data-action=close]").click()
+                page.wait_for_function("() => window.__hb.inFlight() === null", timeout=STEP_TIMEOUT_MS)
+                print(f"input: {moves} moves with the worker idle", file=sys.stderr, flush=True)
+                idle = measure_input(page, moves, expect_search=False)
             # 2-4: every deal through the settings form, on a page whose worker is up
-            ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB", service_workers="block")
-            ctx.add_init_script(INIT_JS)
-            page = ctx.new_page()
-            page.on("pageerror", lambda err: errors.append(str(err)))
-            page.goto(f"{base}?deal={WARMUP_DEAL}", timeout=READY_TIMEOUT_MS)
-            wait_ready(page)
-            first = wait_solve_for(page, Position.deal(WARMUP_DEAL), 0, timeout=WORKER_TIMEOUT_MS)
-            wait_reply(page, first["data"]["id"])
-            for i, deal in enumerate(deals):
-                row = measure_deal(page, deal)
-                rows.append(row)
-                h = row.get("hint", {})
-                print(f"deal {deal} ({i + 1}/{len(deals)}): {row['verdict']} in {row['verdict_ms']:.0f} ms "
-                      f"(worker {row['worker_ms']} ms, {row['worker_nodes']} nodes; CPython "
-                      f"{row['cpython_ms']:.0f} ms); hint {h.get('state')} "
-                      f"{fmt(h.get('press_to_bar_ms'))} ms", file=sys.stderr, flush=True)
-            ctx.close()
+            with recorded_page(browser, f"{base}?deal={WARMUP_DEAL}", errors) as (page, _):
+                first = wait_solve_for(page, Position.deal(WARMUP_DEAL), 0, timeout=WORKER_TIMEOUT_MS)
+                wait_reply(page, first["data"]["id"])
+                for i, deal in enumerate(deals):
+                    row = measure_deal(page, deal)
+                    rows.append(row)
+                    h = row.get("hint", {})
+                    print(f"deal {deal} ({i + 1}/{len(deals)}): {row['verdict']} "
+                          f"in {row['verdict_ms']:.0f} ms (worker {row['worker_ms']} ms, "
+                          f"{row['worker_nodes']} nodes; CPython "
+                          f"{row['cpython_ms']:.0f} ms); hint {h.get('state')} "
+                          f"{fmt(h.get('press_to_bar_ms'))} ms", file=sys.stderr, flush=True)
             chromium = browser.version
         finally:
             browser.close()
@@ -709,16 +649,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(e))
     if args.moves < 1 or args.cold < 0:
         parser.error("--moves must be at least 1, --cold at least 0")
-    try:
-        result = run(deals, args.moves, args.cold)
-    except build.BuildError as e:
-        print(f"build: {e}", file=sys.stderr)
-        return 2
-    print(report_text(result))
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"\nwritten: {args.json}")
-    return 0
+    return run_and_report(lambda: run(deals, args.moves, args.cold), report_text, args.json)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,9 @@
 
 Run it from the repository root::
 
-    python3 bench/layout.py                  # figures from freecell.ui.table.layout (no browser)
-    python3 bench/layout.py --page           # the same, measured in the built page (Chromium)
-    python3 bench/layout.py --page --shots /tmp/shots   # and a screenshot of each
+    python3 -m bench.layout                  # figures from freecell.ui.table.layout (no browser)
+    python3 -m bench.layout --page           # the same, measured in the built page (Chromium)
+    python3 -m bench.layout --page --shots /tmp/shots   # and a screenshot of each
 
 Without ``--page`` the figures come from :func:`freecell.ui.table.layout.compute_layout`
 applied to the table area's box at each viewport (:data:`AREAS`, measured in
@@ -26,20 +26,16 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
 import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from freecell.cards import make_card  # noqa: E402
-from freecell.position import Position  # noqa: E402
-from freecell.ui.table.cardart import LARGE_TOP_STRIP, TOP_STRIP  # noqa: E402
-from freecell.ui.table.layout import compute_layout  # noqa: E402
+from bench.common import loadavg, wait_ready
+from freecell.cards import make_card
+from freecell.position import Position
+from freecell.ui.table.cardart import LARGE_TOP_STRIP, TOP_STRIP
+from freecell.ui.table.layout import compute_layout
 
 # viewport (w, h) -> the table area's box (top, width, height), measured in the built page
 AREAS = {
@@ -49,7 +45,6 @@ AREAS = {
     (360, 640): (32.0, 360.0, 454.0),
     (768, 1024): (32.0, 768.0, 908.0),
 }
-READY_TIMEOUT_MS = 180_000
 
 
 def long_board(length: int = 17) -> Position:
@@ -141,8 +136,7 @@ def page(shots: Path | None) -> None:
                     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-GB")
                     pg = ctx.new_page()
                     pg.goto(base + query)
-                    pg.wait_for_function("document.documentElement.dataset.state === 'ready'",
-                                         timeout=READY_TIMEOUT_MS)
+                    wait_ready(pg)
                     pg.wait_for_function("document.getAnimations().length === 0")
                     data = pg.evaluate(MEASURE_JS)
                     top, w, h = data["area"]
@@ -162,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--page", action="store_true", help="measure the built page in Chromium")
     ap.add_argument("--shots", type=Path, help="with --page: save a screenshot of each size here")
     args = ap.parse_args(argv)
-    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average {' '.join(f'{x:.2f}' for x in loadavg())}")
     if args.page:
         page(args.shots)
     else:

@@ -3,8 +3,8 @@
 Run it from the repository root (it builds ``dist/`` first, like the browser
 tests do)::
 
-    python3 bench/motion.py                 # 15 rounds of each kind
-    python3 bench/motion.py --rounds 30 --speed fast --json /tmp/motion.json
+    python3 -m bench.motion                 # 15 rounds of each kind
+    python3 -m bench.motion --rounds 30 --speed fast --json /tmp/motion.json
 
 One page (1280x800, ``?deal=1``; a second one on a board for the runs), the
 moves played as a player does, each undone before the next:
@@ -37,20 +37,15 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import os
-import statistics
-import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-import build  # noqa: E402
-from freecell.cards import parse_card  # noqa: E402
-from freecell.position import Position  # noqa: E402
+import build
+from bench.common import loadavg, summary, write_json
+from freecell.cards import parse_card
+from freecell.position import Position
 
 RECORDER = r"""
 (() => {
@@ -197,33 +192,23 @@ def bench(rounds: int, speed: str) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def summary(runs: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
-    keys = [k for k in runs[0] if k != "animations"]
-    out = {}
-    for k in keys:
-        xs = sorted(float(r[k]) for r in runs)
-        p90 = xs[min(len(xs) - 1, round(0.9 * (len(xs) - 1)))]
-        out[k] = (statistics.median(xs), p90)
-    return out
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--speed", choices=("normal", "fast"), default="normal")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
-    before = os.getloadavg()
+    before = loadavg()
     data = bench(args.rounds, args.speed)
-    after = os.getloadavg()
+    after = loadavg()
     print(f"load average before {' '.join(f'{x:.2f}' for x in before)}, "
           f"after {' '.join(f'{x:.2f}' for x in after)} ({os.cpu_count()} cores); speed {args.speed}")
     print(f"{'':10} {'release->table':>15} {'->painted':>11} {'animation':>11} {'longest frame':>14} "
           f"{'missed':>7} {'long tasks':>11} {'longest task':>13}   (median / p90, ms)")
     for kind, runs in data.items():
-        s = summary(runs)
-        cells = [f"{s[k][0]:.0f}/{s[k][1]:.0f}" for k in ("table", "painted", "animation", "longest frame",
-                                                            "missed", "long tasks", "longest task")]
+        keys = ("table", "painted", "animation", "longest frame", "missed", "long tasks", "longest task")
+        s = {k: summary([float(r[k]) for r in runs]) for k in keys}
+        cells = [f"{s[k]['median']:.0f}/{s[k]['p90']:.0f}" for k in keys]
         widths = (15, 11, 11, 14, 7, 11, 13)
         print(f"{kind:10} " + " ".join(f"{c:>{w}}" for c, w in zip(cells, widths, strict=True)))
     first = ", ".join(f"{kind} {runs[0]['table']:.0f} ms (longest task {runs[0]['longest task']:.0f})"
@@ -231,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"first round of each (its first run in the page: code run for the first time): {first}")
     if args.json:
         record = {"load": [before, after], "speed": args.speed, "runs": data}
-        args.json.write_text(json.dumps(record, indent=1))
+        write_json(args.json, record)
     return 0
 
 

@@ -3,10 +3,10 @@
 Run it from the repository root (it builds ``dist/`` first, like the browser
 tests do)::
 
-    python3 bench/page.py                          # 5 interleaved rounds, 30 moves
-    python3 bench/page.py --runs 7 --baseline /tmp/old/dist --json /tmp/page.json
-    python3 bench/page.py --identity               # the server sends no precompressed file
-    python3 bench/page.py motion [--rounds N]      # the table's motion (bench/motion.py)
+    python3 -m bench.page                          # 5 interleaved rounds, 30 moves
+    python3 -m bench.page --runs 7 --baseline /tmp/old/dist --json /tmp/page.json
+    python3 -m bench.page --identity               # the server sends no precompressed file
+    python3 -m bench.page motion [--rounds N]      # the table's motion (bench/motion.py)
 
 What one *round* loads, in this order (a fresh browser profile, on disk, for
 each sequence, so the HTTP cache is a real one; every site on its own
@@ -76,7 +76,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
-import json
 import os
 import platform
 import shutil
@@ -86,27 +85,23 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from playwright.sync_api import BrowserContext, CDPSession, Page, sync_playwright
 
-from playwright.sync_api import BrowserContext, CDPSession, Page, sync_playwright  # noqa: E402
-
-import build  # noqa: E402
-from freecell.cards import card_text  # noqa: E402
-from freecell.game import Game  # noqa: E402
-from freecell.piles import Move  # noqa: E402
+import build
+from bench.common import ROOT, VIEWPORT, fmt, loadavg, results_file, run_and_report
+from freecell.cards import card_text
+from freecell.game import Game
+from freecell.piles import Move
 
 DEAL = 1
 MOVE = "1a"  # column 1's bottom card to free cell a: legal on deal 1, not a move home
-VIEWPORT = {"width": 1280, "height": 800}
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 TIMEOUT_MS = 180_000  # a boot on a loaded machine can take long
 STEP_MS = 20_000
-DEFAULT_JSON = ROOT / "bench" / "results" / "page.json"
+DEFAULT_JSON = results_file("page")
 SIGNAL = "__bench:"  # console messages the init script sends the harness
 
 # In every document before its own scripts.  Everything is timed on the page's
@@ -520,10 +515,14 @@ def plain_sites() -> Iterator[Path]:
         yield root
 
 
-def sequences(args: argparse.Namespace) -> list[tuple[str, str, list[str]]]:
+Workers = Literal["allow", "block"]
+
+
+def sequences(args: argparse.Namespace) -> list[tuple[str, Workers, list[str]]]:
     """(site, service workers, kinds measured in that profile, in order)."""
-    out = [("plain", "block", ["static"]), ("plain", "block", ["bare cold", "bare warm"]),
-           ("ours", "block", ["cold", "warm"]), ("ours", "allow", ["sw"])]
+    out: list[tuple[str, Workers, list[str]]] = [
+        ("plain", "block", ["static"]), ("plain", "block", ["bare cold", "bare warm"]),
+        ("ours", "block", ["cold", "warm"]), ("ours", "allow", ["sw"])]
     if args.baseline:
         out += [("base", "block", ["base cold", "base warm"]), ("base", "allow", ["base sw"])]
     return out
@@ -536,7 +535,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     move = Move.parse(MOVE)
     card = card_text(game.position.columns[move.src.index][-1])
     pile = move.dst.text()
-    start_load = [round(x, 2) for x in os.getloadavg()]
+    start_load = loadavg()
     samples: list[Sample] = []
     errors: list[str] = []
     foreign: list[str] = []
@@ -600,7 +599,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "chromium_path": launch.get("executable_path", "playwright's chromium"),
             "playwright": version("playwright"), "python": platform.python_version(),
             "cpus": os.cpu_count(), "loadavg_start": start_load,
-            "loadavg_end": [round(x, 2) for x in os.getloadavg()],
+            "loadavg_end": loadavg(),
             "precompressed": not args.identity, "baseline": str(args.baseline or ""),
             "foreign_requests": sorted(set(foreign)), "page_errors": errors,
         },
@@ -648,10 +647,6 @@ def medians(samples: list[Sample]) -> dict[str, dict[str, float | None]]:
             row[key] = statistics.median(values) if values else None
         out[kind] = row
     return out
-
-
-def fmt(v: float | None) -> str:
-    return "n/a" if v is None else f"{v:,.0f}"
 
 
 def fmt_bytes(v: float | None) -> str:
@@ -708,10 +703,9 @@ def report(result: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["motion"]:  # the table's motion: input to table, the frames of a move
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        import motion
+        from bench import motion
 
-        return int(motion.main(argv[1:]))
+        return motion.main(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=5, help="interleaved rounds (default 5)")
     parser.add_argument("--moves", type=int, default=30, help="moves timed for latency (default 30; 0: none)")
@@ -723,16 +717,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.runs < 1 or args.moves < 0:
         parser.error("--runs must be at least 1, --moves at least 0")
-    try:
-        result = run(args)
-    except build.BuildError as e:
-        print(f"build: {e}", file=sys.stderr)
-        return 2
-    print(report(result))
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"\nwritten: {args.json}")
-    return 0
+    return run_and_report(lambda: run(args), report, args.json)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
 Run it from the repository root::
 
-    python3 bench/quickhint.py                     # the starts of deals 1-1000
-    python3 bench/quickhint.py --deals 1-300 --walk 3 --nodes 40
+    python3 -m bench.quickhint                     # the starts of deals 1-1000
+    python3 -m bench.quickhint --deals 1-300 --walk 3 --nodes 40
 
 Each position is answered by one ``quick_hint(position, rules, max_nodes)``
 call (solver set-up included), timed in CPU time of this process
@@ -19,24 +19,18 @@ the target here is a p95 under 10 ms.  Figures go to
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from bench.common import loadavg, results_file, summary, write_json
+from freecell.engine import apply_move, check_move, legal_moves
+from freecell.position import Position
+from freecell.rules import FREECELL
+from freecell.solver import QUICK_NODES, quick_hint
 
-from freecell.engine import apply_move, check_move, legal_moves  # noqa: E402
-from freecell.position import Position  # noqa: E402
-from freecell.rules import FREECELL  # noqa: E402
-from freecell.solver import QUICK_NODES, quick_hint  # noqa: E402
-
-DEFAULT_JSON = ROOT / "bench" / "results" / "quickhint.json"
+DEFAULT_JSON = results_file("quickhint")
 
 
 def positions(lo: int, hi: int, walk: int) -> list[Position]:
@@ -55,16 +49,6 @@ def positions(lo: int, hi: int, walk: int) -> list[Position]:
     return out
 
 
-def ms_stats(values: list[float]) -> dict[str, float]:
-    s = sorted(values)
-    return {
-        "median": round(statistics.median(s) * 1000, 3),
-        "p95": round(s[int(0.95 * (len(s) - 1))] * 1000, 3),
-        "max": round(s[-1] * 1000, 3),
-        "mean": round(statistics.mean(s) * 1000, 3),
-    }
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--deals", default="1-1000", help="A-B (default 1-1000)")
@@ -75,7 +59,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
     args = parser.parse_args()
     lo, _, hi = args.deals.partition("-")
-    load_start = os.getloadavg()
+    load_start = loadavg()
     pos_list = positions(int(lo), int(hi or lo), args.walk)
     cpu: list[float] = []
     wall: list[float] = []
@@ -91,9 +75,9 @@ def main() -> int:
             bad += 1
     result = {
         "deals": args.deals, "walk": args.walk, "nodes": args.nodes, "positions": len(pos_list),
-        "cpu_ms": ms_stats(cpu), "wall_ms": ms_stats(wall), "bad_answers": bad,
-        "load_average_start": [round(x, 2) for x in load_start],
-        "load_average_end": [round(x, 2) for x in os.getloadavg()],
+        "cpu_ms": summary(cpu, scale=1000, digits=3), "wall_ms": summary(wall, scale=1000, digits=3),
+        "bad_answers": bad,
+        "load_average_start": load_start, "load_average_end": loadavg(),
     }
     print(f"quick_hint, max_nodes {args.nodes}: {len(pos_list)} positions (deals {args.deals}, "
           f"walk {args.walk}); load average {result['load_average_start']} -> {result['load_average_end']}")
@@ -102,8 +86,7 @@ def main() -> int:
         assert isinstance(s, dict)
         print(f"  {name}: median {s['median']}, p95 {s['p95']}, max {s['max']}, mean {s['mean']}")
     print(f"  illegal or missing answers: {bad}")
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(result, indent=1) + "\n")
+    write_json(args.json, result)
     return 1 if bad else 0
 
 

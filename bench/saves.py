@@ -2,8 +2,8 @@
 
 Run it from the repository root::
 
-    python3 bench/saves.py                       # games of 100 and 2,000 moves
-    python3 bench/saves.py --moves 100,2000,10000 --samples 400 --json /tmp/saves.json
+    python3 -m bench.saves                       # games of 100 and 2,000 moves
+    python3 -m bench.saves --moves 100,2000,10000 --samples 400 --json /tmp/saves.json
 
 For each length N, a game of deal 1 of N turns, found by a random walk
 (auto-moves off, so every turn is one move), is played and saved turn by
@@ -28,17 +28,13 @@ maxima in microseconds; the machine's load average is printed with them.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+from bench.common import loadavg, summary, write_json
 from freecell.game import Game
 from freecell.ui.progress import save_entries
 from freecell.ui.progress.keyvalue import MemoryStorage
@@ -79,12 +75,6 @@ def timed(fn: Callable[[], object]) -> float:
     start = time.perf_counter_ns()
     fn()
     return (time.perf_counter_ns() - start) / 1000
-
-
-def figures(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
-    return {"median": statistics.median(ordered), "p90": ordered[int(0.9 * (len(ordered) - 1))],
-            "max": ordered[-1], "n": len(ordered)}
 
 
 def measure(n: int, samples: int) -> dict[str, dict[str, float]]:
@@ -132,8 +122,8 @@ def measure(n: int, samples: int) -> dict[str, dict[str, float]]:
         other.play(other.legal_moves()[0])
         store.save(other, now + i)
     listing = [timed(store.unfinished) for _ in range(max(3, samples // 20))]
-    return {"turn": figures(turn), "undo": figures(undo), "whole": figures(whole),
-            "resume": figures(resume), "compact": figures(compact), "list": figures(listing)}
+    return {"turn": summary(turn), "undo": summary(undo), "whole": summary(whole),
+            "resume": summary(resume), "compact": summary(compact), "list": summary(listing)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,18 +133,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the figures here too")
     args = parser.parse_args(argv)
     lengths = [int(x) for x in args.moves.split(",") if x]
-    results: dict[str, object] = {"python": sys.version.split()[0], "load_before": os.getloadavg()}
-    print(f"CPython {results['python']}, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    results: dict[str, object] = {"python": sys.version.split()[0], "load_before": loadavg()}
+    print(f"CPython {results['python']}, load average {' '.join(f'{x:.2f}' for x in loadavg())}")
     print(f"{'moves':>6} {'what':>8} {'median µs':>10} {'p90 µs':>8} {'max µs':>9} {'n':>5}")
     for n in lengths:
         out = measure(n, args.samples)
         results[str(n)] = out
         for what, f in out.items():
             print(f"{n:>6} {what:>8} {f['median']:>10.1f} {f['p90']:>8.1f} {f['max']:>9.1f} {f['n']:>5}")
-    results["load_after"] = os.getloadavg()
-    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    results["load_after"] = loadavg()
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in loadavg())}")
     if args.json is not None:
-        args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
+        write_json(args.json, results)
     return 0
 
 

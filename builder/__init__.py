@@ -6,7 +6,10 @@ share with it:
 
 * :mod:`builder.browsers`: the browser engines the cross-engine tests and
   ``bench/engines.py`` drive (Chromium through Playwright; Firefox and WebKit
-  through WebDriver), behind one small interface.
+  through WebDriver), behind one small interface;
+* :mod:`builder.pointer`: where a player's pointer goes on the table (the
+  points of cards and piles, clicks, taps), for the browser tests and the
+  benchmarks that play on the page.
 
 Nothing here is part of the game: ``freecell/`` never imports it.
 """

@@ -156,10 +156,10 @@ def missing(engine: str) -> str | None:
 def hooked_copy(dist: Path, dest: Path) -> Path:
     """A copy of the built site ``dist`` in ``dest`` with ``page_hook.js`` first in index.html's head.
 
-    The copy is a build of its own (``build.finish``: its ``sw.js`` lists the
-    changed files), so its service worker installs as the real one does.
+    The copy is a build of its own (:func:`builder.site.finish`: its ``sw.js``
+    lists the changed files), so its service worker installs as the real one does.
     """
-    import build
+    from .site import finish
 
     shutil.copytree(dist, dest, dirs_exist_ok=True)
     shutil.copyfile(HOOK, dest / HOOK_URL)
@@ -168,7 +168,7 @@ def hooked_copy(dist: Path, dest: Path) -> Path:
     head = html.index("<head>") + len("<head>")
     tag = f'\n  <script src="./{HOOK_URL}"></script>'
     index.write_text(html[:head] + tag + html[head:], encoding="utf-8")
-    build.finish(dest)
+    finish(dest)
     return dest
 
 

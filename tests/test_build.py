@@ -23,12 +23,12 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-import build  # noqa: E402 - the repository's build.py, found through the line above
-from builder.delta import apply_delta, make_delta  # noqa: E402
+import build
+from builder.delta import apply_delta, make_delta
+from builder.project import ROOT
+from builder.python import APP_HOME, COMPILE_PY, STDLIB, pack_snapshot, run_node, unpack_snapshot
+from builder.server import CSP, CSP_WORKER
+from builder.site import RUNTIME_MARK, RUNTIME_SOURCE, SW_BUILD, SW_FILES
 
 
 def _free_port() -> int:
@@ -80,10 +80,10 @@ def test_serves_page_and_runtime(server: str) -> None:
 
 
 def test_serves_the_policy(server: str) -> None:
-    assert _header(server + "/", "Content-Security-Policy") == build.CSP
-    assert _header(server + "/?deal=5", "Content-Security-Policy") == build.CSP
+    assert _header(server + "/", "Content-Security-Policy") == CSP
+    assert _header(server + "/?deal=5", "Content-Security-Policy") == CSP
     for worker in ("/sw.js", "/static/solver-worker.js"):
-        assert _header(server + worker, "Content-Security-Policy") == build.CSP_WORKER
+        assert _header(server + worker, "Content-Security-Policy") == CSP_WORKER
     assert _header(server + "/static/style.css", "X-Content-Type-Options") == "nosniff"
 
 
@@ -134,7 +134,7 @@ def _sw_parts(site: Path) -> tuple[str, list[list[str]], str]:
 
 def test_service_worker_precaches_every_file_of_the_build(site: Path) -> None:
     build_hash, listing, text = _sw_parts(site)
-    assert build.SW_BUILD not in text and build.SW_FILES not in text
+    assert SW_BUILD not in text and SW_FILES not in text
     assert build_hash == json.loads((site / "build.json").read_text())["hash"]
     on_disk = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
     # every file but the service worker itself; a .br or .gz is another encoding of its file
@@ -151,7 +151,7 @@ def test_service_worker_precaches_every_file_of_the_build(site: Path) -> None:
     precached = {path for path, _, flag in listing if flag == 1}
     for needed in ("index.html", "pyscript.toml", "freecell.zip", "static/boot.js", "static/offline.js",
                    "static/runtime.mjs", "static/solver-worker.js", "static/i18n/en.json", "static/main.py",
-                   "static/manifest.webmanifest", "vendor/pyodide/pyodide.asm.wasm", build.STDLIB,
+                   "static/manifest.webmanifest", "vendor/pyodide/pyodide.asm.wasm", STDLIB,
                    "vendor/pyscript/core.js", "static/style.css", "static/early.js", "build.json"):
         assert needed in precached, needed
     later = {path for path, _, flag in listing if flag == 0}
@@ -212,7 +212,7 @@ def _unbrotli(path: Path) -> bytes:
 def test_every_text_and_wasm_file_has_brotli_and_gzip_copies_that_pay(site: Path) -> None:
     for rel in ("index.html", "static/style.css", "static/runtime.mjs", "static/i18n/fr.json",
                 "vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/pyodide.asm.mjs", "freecell.zip",
-                build.STDLIB):
+                STDLIB):
         f = site / rel
         br, gz = f.with_name(f.name + ".br"), f.with_name(f.name + ".gz")
         assert br.exists() and gz.exists(), rel
@@ -238,8 +238,8 @@ def _pyc_flags(data: bytes) -> int:
 
 def _runtime(site: Path) -> dict[str, Any]:
     """What the build wrote into static/runtime.mjs."""
-    text = (site / build.RUNTIME_SOURCE).read_text(encoding="utf-8")
-    assert build.RUNTIME_MARK not in text
+    text = (site / RUNTIME_SOURCE).read_text(encoding="utf-8")
+    assert RUNTIME_MARK not in text
     m = re.search(r"^const BUILD = (\{.*\});$", text, re.M)
     assert m, "runtime.mjs: BUILD not filled in"
     return dict(json.loads(m.group(1)))
@@ -253,8 +253,8 @@ def _site_path(url: str) -> str:
 
 def test_the_standard_library_is_byte_compiled_for_pyodide_and_trimmed(site: Path) -> None:
     runtime = _runtime(site)
-    assert _site_path(runtime["stdlib"]) == build.STDLIB
-    z = zipfile.ZipFile(site / build.STDLIB)
+    assert _site_path(runtime["stdlib"]) == STDLIB
+    z = zipfile.ZipFile(site / STDLIB)
     infos = z.infolist()
     names = [i.filename for i in infos]
     assert names == sorted(names)
@@ -275,7 +275,7 @@ def test_the_standard_library_is_byte_compiled_for_pyodide_and_trimmed(site: Pat
     assert pyc[:4] != importlib.util.MAGIC_NUMBER
     npm = zipfile.ZipFile(ROOT / "node_modules" / "pyodide" / "python_stdlib.zip")
     assert set(names) <= {n + "c" if n.endswith(".py") else n for n in npm.namelist()}
-    assert (site / (build.STDLIB + ".br")).stat().st_size < 1_200_000  # 4.5 MB before the trimming
+    assert (site / (STDLIB + ".br")).stat().st_size < 1_200_000  # 4.5 MB before the trimming
 
 
 def test_byte_code_is_reproducible(site: Path, tmp_path: Path) -> None:
@@ -284,12 +284,12 @@ def test_byte_code_is_reproducible(site: Path, tmp_path: Path) -> None:
     for rel, text in sources.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
-    stdlib = str(site / build.STDLIB)
+    stdlib = str(site / STDLIB)
     files = [[rel, "/host" + str(tmp_path / rel)] for rel in sources]
     outs = [tmp_path / "a.zip", tmp_path / "b.zip"]
     pyc_only = {"other/x.py": "Y = 2\n"}
-    build.run_node([{"stdlib": stdlib, "mount": True, "code": build.COMPILE_PY,
-                     "args": {"package": [files, "/host" + str(out), build.APP_HOME, pyc_only]}}
+    run_node([{"stdlib": stdlib, "mount": True, "code": COMPILE_PY,
+                     "args": {"package": [files, "/host" + str(out), APP_HOME, pyc_only]}}
                     for out in outs])
     a, b = (out.read_bytes() for out in outs)
     assert a == b
@@ -312,7 +312,7 @@ def test_each_snapshot_is_of_this_build(site: Path) -> None:
         # named after its content: a cached copy under this name is this very file
         assert path.name == f"{kind}-{hashlib.sha256(packed).hexdigest()[:16]}{suffix}"
         # the worker's: a delta from the page's, a seventh of its size or less
-        raw = page_raw = build.unpack_snapshot(packed) if kind == "page" else apply_delta(page_raw, packed)
+        raw = page_raw = unpack_snapshot(packed) if kind == "page" else apply_delta(page_raw, packed)
         assert kind == "page" or (entry["base"] == "page" and len(packed) < len(raw) / 7)
         words = struct.unpack_from("<4I8I", raw)
         assert words[0] == 1886286592  # Pyodide's snapshot magic
@@ -324,13 +324,13 @@ def test_each_snapshot_is_of_this_build(site: Path) -> None:
 
 def test_snapshot_packing_round_trips_and_refuses_damage() -> None:
     raw = bytes(8192) + b"\1" * 100 + bytes(4096 * 3 - 100) + b"\2" * 4096 + bytes(4096)
-    packed = build.pack_snapshot(raw)
+    packed = pack_snapshot(raw)
     assert len(packed) < len(raw) // 2
-    assert build.unpack_snapshot(packed) == raw
+    assert unpack_snapshot(packed) == raw
     with pytest.raises(ValueError):
-        build.unpack_snapshot(packed[:-1])
+        unpack_snapshot(packed[:-1])
     with pytest.raises(ValueError):
-        build.unpack_snapshot(b"X" + packed[1:])
+        unpack_snapshot(b"X" + packed[1:])
 
 
 def _node_eval(script: str) -> Any:
@@ -353,7 +353,7 @@ def test_the_worker_snapshot_delta_rebuilds_its_image_in_python_and_in_the_page(
         apply_delta(base[:30_000], delta)  # another base: a piece beyond its end
     (tmp_path / "base").write_bytes(base)
     (tmp_path / "delta").write_bytes(delta)
-    module = (site / build.RUNTIME_SOURCE).as_uri()
+    module = (site / RUNTIME_SOURCE).as_uri()
     got = _node_eval(f"""
 import {{ readFileSync }} from "node:fs";
 import {{ applyDelta }} from "{module}";
@@ -378,9 +378,9 @@ def test_the_page_unpacks_snapshots_as_the_build_packs_them_and_refuses_damaged_
 ) -> None:
     # static/runtime.mjs's own unpacking (under Node): a snapshot it refuses is not used
     raw = bytes(4096) + bytes(range(256)) * 16 + bytes(8192)
-    packed = build.pack_snapshot(raw)
+    packed = pack_snapshot(raw)
     (tmp_path / "s.bin").write_bytes(packed)
-    module = (site / build.RUNTIME_SOURCE).as_uri()
+    module = (site / RUNTIME_SOURCE).as_uri()
     got = _node_eval(f"""
 import {{ readFileSync }} from "node:fs";
 import {{ unpackSnapshot }} from "{module}";
@@ -464,17 +464,17 @@ def test_page_carries_the_policy_and_nothing_inline() -> None:
     html = _index()
     head = html[: html.index("</head>")]
     metas = re.findall(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', head)
-    assert metas == [build.CSP]
+    assert metas == [CSP]
     assert head.index("Content-Security-Policy") < head.index("<script")  # before anything it governs
-    for policy in (build.CSP, build.CSP_WORKER):
+    for policy in (CSP, CSP_WORKER):
         assert "'unsafe-inline'" not in policy and "*" not in policy and "http" not in policy
         assert "frame-ancestors" not in policy  # a header only, for hosts (docs/hosting.md)
-    assert "'unsafe-eval'" not in build.CSP_WORKER
+    assert "'unsafe-eval'" not in CSP_WORKER
     # only directives every engine knows: WebKit logs "Unrecognized Content-Security-Policy
     # directive" twice a load for manifest-src (default-src covers the manifest anyway)
     known = {"default-src", "script-src", "worker-src", "connect-src", "img-src", "style-src", "font-src",
              "object-src", "base-uri", "form-action", "media-src", "frame-src", "child-src"}
-    for policy in (build.CSP, build.CSP_WORKER):
+    for policy in (CSP, CSP_WORKER):
         assert {part.split()[0] for part in policy.split("; ")} <= known, policy
     # every script from a file, no inline style or handler
     for tag in re.findall(r"<script\b[^>]*>", html):
@@ -484,8 +484,8 @@ def test_page_carries_the_policy_and_nothing_inline() -> None:
 
 def test_the_hosting_docs_give_hosts_the_same_policy() -> None:
     hosting = (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
-    assert f"Content-Security-Policy: {build.CSP}`" in hosting
-    assert f"Content-Security-Policy: {build.CSP_WORKER}`" in hosting
+    assert f"Content-Security-Policy: {CSP}`" in hosting
+    assert f"Content-Security-Policy: {CSP_WORKER}`" in hosting
     assert "frame-ancestors" in hosting
 
 

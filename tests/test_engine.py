@@ -35,7 +35,7 @@ from freecell.engine import (
 from freecell.piles import CELL, COLUMN, FOUNDATION, Move, cell, foundation
 from freecell.position import Position
 from freecell.rules import FREECELL, Build, EmptyColumn, Reason, Refusal, Rules, move_capacity
-from tests.boards import (
+from tests.support.boards import (
     board,
     brute_force_moves,
     cards,

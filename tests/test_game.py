@@ -20,7 +20,7 @@ from freecell.game import Game, GameLoadError, Turn
 from freecell.piles import CELL, FOUNDATION, Move, cell, column, foundation
 from freecell.position import Position
 from freecell.rules import FREECELL, Build, EmptyColumn, Reason, Rules
-from tests.boards import empty_columns
+from tests.support.boards import empty_columns
 
 BOARDS = Path(__file__).resolve().parent / "data" / "boards"
 

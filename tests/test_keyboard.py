@@ -30,8 +30,8 @@ from freecell.ui.table.focus import (
 from freecell.ui.table.layout import compute_layout
 from freecell.ui.table.picker import Picker
 from freecell.ui.table.table import TableState
-from tests.browser.helpers import board_from_parts, solution_lines
-from tests.keyboard_plan import keys_for_move
+from tests.support.keyboard_plan import keys_for_move
+from tests.support.tables import board_from_parts, solution_lines
 
 DEAL1 = Position.deal(1)
 

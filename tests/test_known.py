@@ -30,13 +30,13 @@ from freecell.piles import CELL, COLUMN, Move, Pile, cell, column
 from freecell.position import Position
 from freecell.rules import FREECELL, Rules
 from freecell.solver import SOLVED, Solver, quick_hint
-from tests.boards import random_walk
-from tests.test_solver import check_solution, read_board, why_not_sensible
+from tests.support.boards import random_walk
+from tests.support.solving import ENOUGH_NODES, check_solution, read_board, why_not_sensible
 
 
 def solution(n: int) -> tuple[Position, list[Move]]:
     start = Position.deal(n)
-    r = Solver(start).solve(seconds=60)
+    r = Solver(start).solve(max_nodes=ENOUGH_NODES)
     assert r.verdict == SOLVED
     return start, r.moves
 

@@ -27,7 +27,7 @@ import pytest
 
 from freecell.engine import capacity, check_move
 from freecell.rules import FREECELL, EmptyColumn, Reason, Rules
-from tests.boards import alternating_run, sequence_position
+from tests.support.boards import alternating_run, sequence_position
 
 KING_RULES = Rules(empty_column=EmptyColumn.KING)
 

@@ -17,7 +17,7 @@ from freecell.ui.analysis.analysis import HintBar, HintState
 from freecell.ui.table import overlay
 from freecell.ui.table.layout import Layout, Rect, compute_layout
 from freecell.ui.text.bars import hint_marks
-from tests.boards import cards
+from tests.support.boards import cards
 
 # The table area at each size (the status bar, message line and buttons taken off, as the page has them).
 AREAS = {"390x844": (390.0, 658.0), "844x390": (740.0, 358.0), "1280x800": (1280.0, 656.0)}

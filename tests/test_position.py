@@ -13,7 +13,7 @@ from freecell.engine import apply_move, legal_moves, safe_automove
 from freecell.piles import COLUMN, FOUNDATION, Move
 from freecell.position import BoardError, Position
 from freecell.rules import FREECELL, Rules
-from tests.boards import empty_columns
+from tests.support.boards import empty_columns
 
 BOARDS = Path(__file__).resolve().parent / "data" / "boards"
 

@@ -43,8 +43,8 @@ from freecell.shorten import (
 )
 from freecell.solver import SOLVED, Solver
 from freecell.variants import VARIANTS
-from tests.boards import endgame, key, random_walk
-from tests.test_solver import ENDGAME_RULES, check_solution
+from tests.support.boards import endgame, key, random_walk
+from tests.support.solving import ENDGAME_RULES, ENOUGH_NODES, check_solution
 
 RULES = [v.rules for v in VARIANTS.values()] + [Rules(foundation_return=True)]
 
@@ -78,7 +78,7 @@ def raw_solution(n: int) -> list[Move]:
         mp = pytest.MonkeyPatch()
         mp.setattr(solver_module, "shorten", lambda pos, rules, moves, budget: list(moves))
         try:
-            r = Solver(Position.deal(n)).solve(seconds=120)
+            r = Solver(Position.deal(n)).solve(max_nodes=ENOUGH_NODES)
         finally:
             mp.undo()
         assert r.verdict == SOLVED
@@ -125,7 +125,7 @@ def test_table_plays_exactly_the_engines_moves(rules: Rules) -> None:
 def test_supports_bound_the_moves_between_states() -> None:
     """Each move changes one card's support; equal supports are the same state up to relabelling."""
     start = Position.deal(5)
-    moves = Solver(start).solve(seconds=60).moves
+    moves = Solver(start).solve(max_nodes=ENOUGH_NODES).moves
     sups = supports(start, FREECELL, card_moves(start, FREECELL, moves))
     pos = start
     states = [start]
@@ -176,7 +176,7 @@ def test_a_long_solution_comes_well_under_150() -> None:
     start = Position.deal(189)
     raw = raw_solution(189)
     assert len(raw) > 150
-    moves = Solver(start).solve(seconds=120).moves
+    moves = Solver(start).solve(max_nodes=ENOUGH_NODES).moves
     assert len(moves) < 110, len(moves)
     check_solution(start, FREECELL, moves)
 
@@ -192,7 +192,7 @@ def test_windows_add_to_the_edits() -> None:
 @pytest.mark.parametrize("n", [1, 2, 617])
 def test_safe_cards_go_home_as_soon_as_they_can(n: int) -> None:
     start = Position.deal(n)
-    moves = Solver(start).solve(seconds=60).moves
+    moves = Solver(start).solve(max_nodes=ENOUGH_NODES).moves
     pos = start
     if safe_automove(pos, FREECELL) is not None:
         assert moves[0].dst.kind == FOUNDATION
@@ -208,7 +208,7 @@ def test_safe_cards_go_home_as_soon_as_they_can(n: int) -> None:
 def test_repair_plays_a_known_rest_from_a_position_off_it() -> None:
     """Deal 1, solved; at step 50 another move: the rest of the solution still plays as card moves."""
     start = Position.deal(1)
-    moves = Solver(start).solve(seconds=60).moves
+    moves = Solver(start).solve(max_nodes=ENOUGH_NODES).moves
     cms = card_moves(start, FREECELL, moves)
     pos = start
     for m in moves[:50]:

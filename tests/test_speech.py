@@ -24,7 +24,7 @@ from freecell.ui.text.speech import (
     selection_sentence,
     turn_sentence,
 )
-from tests.browser.helpers import board_from_parts
+from tests.support.tables import board_from_parts
 
 I18N = Path(__file__).resolve().parent.parent / "static" / "i18n"
 

@@ -41,7 +41,7 @@ from freecell.ui.session.opening import boot_for
 from freecell.ui.session.session import Session
 from freecell.ui.text.bars import watch_text
 from freecell.ui.text.panels import daily_items, par_text
-from tests.test_session import Clock, Wall, asks, catalogue, run, solve
+from tests.support.sessions import Clock, Wall, asks, catalogue, run, solve
 
 DAY = date(2025, 3, 14)
 

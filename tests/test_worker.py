@@ -58,6 +58,7 @@ from freecell.worker import (
     Service,
     difficulty,
 )
+from tests.support.solving import ENOUGH_NODES
 
 UNSOLVABLE_DEAL = 11982
 MAX_STEPS = 100_000  # slices: far more than any search here needs (11982 takes about 400)
@@ -661,7 +662,7 @@ def test_cancel_of_the_background_or_the_foreground() -> None:
 
 
 # A lost deal whose proof is quick (6,269 nodes, a third of a second): deal 21 with two free
-# cells.  The proof of 11982 itself (61,803 nodes) runs once in the suite (tests/searches.py).
+# cells.  The proof of 11982 itself (61,803 nodes) runs once in the suite (tests/support/searches.py).
 LOST_RULES = Rules(free_cells=2)
 LOST_START = Position.deal(21, LOST_RULES)
 LOST_NODES = 6_269
@@ -713,7 +714,7 @@ def test_a_lost_start_is_proven_in_the_background_while_a_foreground_search_runs
 
 def known_path(n: int) -> tuple[Position, list[Message]]:
     start = Position.deal(n)
-    return start, [m.to_json() for m in Solver(start).solve(seconds=60).moves]
+    return start, [m.to_json() for m in Solver(start).solve(max_nodes=ENOUGH_NODES).moves]
 
 
 def test_a_path_answers_a_position_off_it_in_a_few_nodes() -> None:

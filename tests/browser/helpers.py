@@ -5,96 +5,44 @@ The page's contract (the attributes these helpers read) is described in
 layout is awaited with ``page.wait_for_function``, attributes with
 Playwright's ``expect``.
 
-Cards are clicked where they can be seen: a covered card shows only its top
-strip, so a card is clicked near its top edge (8% of its height), at a point
-where ``document.elementFromPoint`` finds that very card; a pile is clicked
-where its drop area (or a card lying on that pile) is the topmost element.
-Before reading any position, running animations are let finish and the
-element must keep the same box for two frames.
+Where a card or a pile is clicked, tapped or pressed for a move is
+``builder/pointer.py``'s (the benchmarks play on the page with it too), and
+the layout a position must show, the known solutions and boards by hand are
+``tests/support/tables.py``'s (the CPython tests use them too); both are
+imported here under the same names.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from freecell.cards import card_text, parse_card
-from freecell.engine import check_move
+from builder.pointer import CARDS as CARDS
+from builder.pointer import STEP_TIMEOUT as STEP_TIMEOUT
+from builder.pointer import card_locator as card_locator
+from builder.pointer import card_point as card_point
+from builder.pointer import click_card as click_card
+from builder.pointer import click_pile as click_pile
+from builder.pointer import destination_pile as destination_pile
+from builder.pointer import goes_home_on_tap as goes_home_on_tap
+from builder.pointer import pile_locator as pile_locator
+from builder.pointer import pile_point as pile_point
+from builder.pointer import source_card as source_card
+from builder.pointer import tap_card as tap_card
+from builder.pointer import tap_pile as tap_pile
 from freecell.game import Game
-from freecell.piles import CELL, COLUMN, FOUNDATION, HOME, Move, cell, column, foundation
+from freecell.piles import FOUNDATION, Move
 from freecell.position import Position
+from tests.support.tables import Layout as Layout
+from tests.support.tables import board_from_parts as board_from_parts
+from tests.support.tables import expected_layout as expected_layout
+from tests.support.tables import replay_solution as replay_solution
+from tests.support.tables import solution_lines as solution_lines
 
-SOLUTIONS = Path(__file__).resolve().parents[1] / "data" / "solutions"
 READY_TIMEOUT = 60_000  # ms: Pyodide boots in about 4 s, far longer on a loaded machine
-STEP_TIMEOUT = 10_000  # ms: one move, one panel, one re-render
 
-Layout = dict[str, tuple[str, int]]
-
-CARDS = "svg#table g#cards g.card"
 DRAGGING = re.compile(r"(^|\s)dragging(\s|$)")
-
-
-# --- data ----------------------------------------------------------------------------
-
-
-def solution_lines(deal: int) -> list[str]:
-    """The known solution of a deal: one move per line, in our notation."""
-    return (SOLUTIONS / f"deal_{deal}.txt").read_text().split()
-
-
-def replay_solution(deal: int) -> Game:
-    game = Game(deal=deal, auto_move=True)
-    for line in solution_lines(deal):
-        game.play(Move.parse(line))
-    return game
-
-
-def expected_layout(pos: Position) -> Layout:
-    """``{"QS": ("3", 4), ...}`` for every one of the 52 cards, as the page must show them."""
-    out: Layout = {}
-    for i, col in enumerate(pos.columns):
-        for k, c in enumerate(col):
-            out[card_text(c)] = (column(i).text(), k)
-    for i, c in enumerate(pos.cells):
-        if c is not None:
-            out[card_text(c)] = (cell(i).text(), 0)
-    for s, n in enumerate(pos.foundations):
-        for r in range(n):
-            out[card_text(r * 4 + s)] = (foundation(s).text(), r)
-    assert len(out) == 52, f"not a full position: {len(out)} cards"
-    return out
-
-
-def board_from_parts(
-    columns: Mapping[int, str],
-    cells: str = "",
-    foundations: tuple[int, int, int, int] = (0, 0, 0, 0),
-) -> Position:
-    """A position from the cards that matter; every other card is buried.
-
-    ``columns`` maps column numbers (1-8) to their exposed part, top card
-    first (``"9H 8S 7H 6S"``); ``cells`` is ``"KC KS - -"``; ``foundations``
-    counts the cards home per suit (clubs, diamonds, hearts, spades).  The
-    cards neither named nor home are dealt round-robin over the columns,
-    *above* (deeper than) the named cards, so they change nothing that can
-    move.  Every column gets at least one named card.
-    """
-    named_cols = {i: [parse_card(t) for t in columns.get(i, "").split()] for i in range(1, 9)}
-    assert all(named_cols.values()), "name at least the exposed card of every column"
-    cell_cards = [None if t == "-" else parse_card(t) for t in cells.split()]
-    cell_cards += [None] * (4 - len(cell_cards))
-    home = {r * 4 + s for s in range(4) for r in range(foundations[s])}
-    used = home | {c for cs in named_cols.values() for c in cs} | {c for c in cell_cards if c is not None}
-    rest = [c for c in range(52) if c not in used]
-    buried: dict[int, list[int]] = {i: [] for i in range(1, 9)}
-    for k, c in enumerate(rest):
-        buried[k % 8 + 1].append(c)
-    cols = tuple(tuple(buried[i] + named_cols[i]) for i in range(1, 9))
-    pos = Position(cols, tuple(cell_cards), foundations)
-    return pos.validate()
 
 
 # --- URLs and loading --------------------------------------------------------------
@@ -345,14 +293,6 @@ def expect_game(page: Any, game: Game) -> None:
     expect_counters(page, game)
 
 
-def card_locator(page: Any, card: str) -> Any:
-    return page.locator(f'{CARDS}[data-card="{card}"]')
-
-
-def pile_locator(page: Any, pile: str) -> Any:
-    return page.locator(f'svg#table g#piles rect.pile[data-pile="{pile}"]')
-
-
 def selected_cards(page: Any) -> list[str]:
     return page.evaluate(
         "() => Array.from(document.querySelectorAll('svg#table g#cards g.card.selected'))"
@@ -360,122 +300,7 @@ def selected_cards(page: Any) -> list[str]:
     )
 
 
-# --- where to click --------------------------------------------------------------------
-
-# Both functions: let animations end, make sure the box is still for two frames,
-# scroll it into view if needed, then look for a point where the element itself
-# is on top.
-_SETTLE_JS = """
-async ([el, kind]) => {
-  const running = () => document.getAnimations().filter(a => {
-    const t = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
-    return a.playState === 'running' && !(t && t.iterations === Infinity);
-  });
-  for (let i = 0; i < 10 && running().length; i++) {
-    await Promise.race([Promise.all(running().map(a => a.finished.catch(() => null))),
-                        new Promise(r => setTimeout(r, 1000))]);
-  }
-  const frame = () => new Promise(r => requestAnimationFrame(() => r()));
-  let last = null;
-  for (let i = 0; i < 120; i++) {
-    const r = el.getBoundingClientRect();
-    const key = [r.left, r.top, r.width, r.height].join();
-    if (key === last) break;
-    last = key;
-    await frame();
-  }
-  // Scroll only when needed: a card whose top strip is not in view, a pile
-  // area of which nothing is in view (a column's area may be taller than the
-  // viewport; its visible part is enough).
-  const r = el.getBoundingClientRect();
-  const out = kind === 'card'
-    ? (r.top < 0 || r.top + r.height * 0.2 > innerHeight || r.left < 0 || r.right > innerWidth)
-    : (r.bottom <= 0 || r.top >= innerHeight || r.right <= 0 || r.left >= innerWidth);
-  if (out) {
-    el.scrollIntoView({block: kind === 'card' ? 'center' : 'nearest', inline: 'nearest'});
-    await frame();
-  }
-}
-"""
-
-_CARD_POINT_JS = """
-([el, frac]) => {
-  const r = el.getBoundingClientRect();
-  const xs = [0.5, 0.35, 0.65, 0.2, 0.8];
-  const ys = [frac, frac * 0.6, frac * 1.4, frac * 0.3];
-  for (const fy of ys) for (const fx of xs) {
-    const x = r.left + r.width * fx, y = r.top + r.height * fy;
-    const hit = document.elementFromPoint(x, y);
-    if (hit && (hit === el || el.contains(hit))) return {x, y};
-  }
-  const x = r.left + r.width / 2, y = r.top + r.height * frac;
-  const hit = document.elementFromPoint(x, y);
-  return {x, y, covered: hit ? hit.outerHTML.slice(0, 120) : 'nothing (outside the viewport)'};
-}
-"""
-
-_PILE_POINT_JS = """
-([el, pile]) => {
-  const r = el.getBoundingClientRect();
-  const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
-  const left = Math.max(r.left, 0), right = Math.min(r.right, innerWidth);
-  const xs = [0.5, 0.3, 0.7];
-  const ys = [0.9, 0.75, 0.6, 0.5, 0.4, 0.25, 0.1, 0.97, 0.03];
-  const onPile = (hit) => {
-    if (!hit) return false;
-    if (hit === el) return true;
-    const g = hit.closest('g.card');
-    return !!g && g.getAttribute('data-pile') === pile;
-  };
-  // the drop area itself first, a card lying on the pile next
-  for (const strict of [true, false]) for (const fy of ys) for (const fx of xs) {
-    const x = left + (right - left) * fx, y = top + (bottom - top) * fy;
-    const hit = document.elementFromPoint(x, y);
-    if (strict ? hit === el : onPile(hit)) return {x, y};
-  }
-  const x = (left + right) / 2, y = (top + bottom) / 2;
-  const hit = document.elementFromPoint(x, y);
-  return {x, y, covered: hit ? hit.outerHTML.slice(0, 120) : 'nothing (outside the viewport)'};
-}
-"""
-
-
-def _point(page: Any, locator: Any, kind: str, js: str, extra: object, what: str) -> tuple[float, float]:
-    locator.wait_for(state="attached", timeout=STEP_TIMEOUT)
-    handle = locator.element_handle(timeout=STEP_TIMEOUT)
-    try:
-        page.evaluate(_SETTLE_JS, [handle, kind])
-        p = page.evaluate(js, [handle, extra])
-    finally:
-        handle.dispose()
-    assert "covered" not in p, f"{what} cannot be reached: the top element there is {p['covered']}"
-    return float(p["x"]), float(p["y"])
-
-
-def card_point(page: Any, card: str, frac: float = 0.08) -> tuple[float, float]:
-    """A visible point of a card near its top edge (the strip a covered card shows)."""
-    return _point(page, card_locator(page, card), "card", _CARD_POINT_JS, frac, f"the card {card}")
-
-
-def pile_point(page: Any, pile: str) -> tuple[float, float]:
-    """A point over a pile's drop area: on the area itself, else on a card of that pile."""
-    return _point(page, pile_locator(page, pile), "pile", _PILE_POINT_JS, pile, f"the pile {pile}")
-
-
-def click_card(page: Any, card: str) -> None:
-    page.mouse.click(*card_point(page, card))
-
-
-def click_pile(page: Any, pile: str) -> None:
-    page.mouse.click(*pile_point(page, pile))
-
-
-def tap_card(page: Any, card: str) -> None:
-    page.touchscreen.tap(*card_point(page, card))
-
-
-def tap_pile(page: Any, pile: str) -> None:
-    page.touchscreen.tap(*pile_point(page, pile))
+# --- where to click (the points, clicks and taps: builder/pointer.py) -------------------
 
 
 def drag_card_to_pile(page: Any, card: str, pile: str, check_dragging: bool = True) -> None:
@@ -499,34 +324,6 @@ def drag_card_to_pile(page: Any, card: str, pile: str, check_dragging: bool = Tr
 
 
 # --- moves -------------------------------------------------------------------------------
-
-
-def source_card(pos: Position, move: Move) -> str:
-    """The card to press for ``move``: for k cards, the k-th from the bottom of the column."""
-    if move.src.kind == COLUMN:
-        col = pos.columns[move.src.index]
-        assert 1 <= move.count <= len(col), f"{move.text()}: column too short"
-        return card_text(col[-move.count])
-    assert move.src.kind == CELL, f"{move.text()}: moves from a foundation are not played here"
-    c = pos.cells[move.src.index]
-    assert c is not None, f"{move.text()}: the free cell is empty"
-    return card_text(c)
-
-
-def destination_pile(pos: Position, move: Move) -> str:
-    """The page's name of the destination: ``1``-``8``, ``a``-``d``, ``h1``-``h4``."""
-    if move.dst.kind == FOUNDATION:
-        c = pos.columns[move.src.index][-1] if move.src.kind == COLUMN else pos.cells[move.src.index]
-        assert c is not None
-        return foundation(c & 3).text()
-    return move.dst.text()
-
-
-def goes_home_on_tap(pos: Position, move: Move, game: Game) -> bool:
-    """Whether a tap on the source card of ``move`` sends that card home at once."""
-    if move.count != 1 or move.src.kind not in (COLUMN, CELL):
-        return False
-    return check_move(pos, Move(move.src, HOME), game.rules) is None
 
 
 def play_move_on_page(page: Any, game: Game, move: Move, how: str = "tap") -> str:
@@ -586,3 +383,25 @@ def set_visibility(page: Any, state: str) -> None:
     """Headless Chromium never hides a page: pretend it, as a tab switch would."""
     assert state in ("hidden", "visible")
     page.evaluate(_VISIBILITY_JS, state)
+
+
+# --- the solver worker's messages ----------------------------------------------------
+
+# How the solver worker booted (its "ready" message), recorded in the page (test_boot, test_offline).
+WORKER_SPY_JS = """
+window.__workerReady = null;
+window.__workerTrampoline = null;
+const OriginalWorker = Worker;
+window.Worker = function (url, options) {
+  const w = new OriginalWorker(url, options);
+  w.addEventListener('message', (e) => {
+    const d = typeof e.data === 'string' ? JSON.parse(e.data) : e.data;
+    if (d && d.type === 'ready' && window.__workerReady === null) {
+      window.__workerReady = d.boot;
+      window.__workerTrampoline = d.trampoline;
+    }
+  });
+  return w;
+};
+window.Worker.prototype = OriginalWorker.prototype;
+"""

@@ -17,10 +17,19 @@ import pytest
 from playwright.sync_api import expect
 
 import build
+from builder.site import RUNTIME_SOURCE
 from freecell.game import Game
 from freecell.piles import Move
 
-from .helpers import READY_TIMEOUT, deal_url, open_page, play_move_on_page, solution_lines, wait_ready
+from .helpers import (
+    READY_TIMEOUT,
+    WORKER_SPY_JS,
+    deal_url,
+    open_page,
+    play_move_on_page,
+    solution_lines,
+    wait_ready,
+)
 
 browser = pytest.mark.browser
 I18N = Path(__file__).resolve().parents[2] / "static" / "i18n"
@@ -83,25 +92,6 @@ def test_other_languages_fall_back_to_english(page: Any, site: str) -> None:
 
 # --- the snapshot boot and its fallback ------------------------------------------------------
 
-# The solver worker's "ready" message tells how it booted.
-WORKER_SPY_JS = """
-window.__workerReady = null;
-window.__workerTrampoline = null;
-const OriginalWorker = Worker;
-window.Worker = function (url, options) {
-  const w = new OriginalWorker(url, options);
-  w.addEventListener('message', (e) => {
-    const d = typeof e.data === 'string' ? JSON.parse(e.data) : e.data;
-    if (d && d.type === 'ready' && window.__workerReady === null) {
-      window.__workerReady = d.boot;
-      window.__workerTrampoline = d.trampoline;
-    }
-  });
-  return w;
-};
-window.Worker.prototype = OriginalWorker.prototype;
-"""
-
 # Whether every one of these URLs is in the Cache API (where static/runtime.mjs looks).
 CACHED_JS = """
 async (urls) => {
@@ -161,7 +151,7 @@ def _own_server(site: str) -> Iterator[tuple[str, Path]]:
 
 
 def _snapshot_paths(root: Path) -> dict[str, str]:
-    text = (root / build.RUNTIME_SOURCE).read_text(encoding="utf-8")
+    text = (root / RUNTIME_SOURCE).read_text(encoding="utf-8")
     line = next(x for x in text.splitlines() if x.startswith("const BUILD = "))
     entries = json.loads(line.removeprefix("const BUILD = ").removesuffix(";"))["snapshots"]
     return {kind: "/" + entry["url"].removeprefix("../") for kind, entry in entries.items()}

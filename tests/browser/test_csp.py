@@ -1,7 +1,7 @@
 """The Content-Security-Policy: the page and the solver worker run under it without a violation.
 
-The page carries ``build.CSP`` in a ``<meta>`` and the dev server sends it as a
-header (``build.CSP_WORKER`` for the worker scripts, which run under their
+The page carries ``CSP`` in a ``<meta>`` and the dev server sends it as a
+header (``CSP_WORKER`` for the worker scripts, which run under their
 own response's policy).  A ``securitypolicyviolation`` listener is in the page
 from the start (an init script) and in the worker (put in front of its
 script by a route), and every violation is also written to the console; the
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-import build
+from builder.server import CSP, CSP_WORKER
 from freecell.game import Game
 from freecell.piles import Move
 
@@ -84,9 +84,9 @@ def test_page_and_worker_run_under_the_policy_without_a_violation(
     page = ctx.new_page()
     document = page.goto(deal_url(site, 1))
     assert document is not None
-    assert document.headers.get("content-security-policy") == build.CSP
+    assert document.headers.get("content-security-policy") == CSP
     meta = page.locator('meta[http-equiv="Content-Security-Policy"]')
-    expect(meta).to_have_attribute("content", build.CSP)
+    expect(meta).to_have_attribute("content", CSP)
     wait_ready(page)
 
     # a move, then a hint from the worker
@@ -94,7 +94,7 @@ def test_page_and_worker_run_under_the_policy_without_a_violation(
     play_move_on_page(page, game, Move.parse(solution_lines(1)[0]))
     page.locator(".actionbar [data-action=hint]").click()
     expect(page.locator("[data-panel=hint]")).to_have_attribute("data-state", "found", timeout=WORKER_TIMEOUT)
-    assert worker_headers.get("content-security-policy") == build.CSP_WORKER
+    assert worker_headers.get("content-security-policy") == CSP_WORKER
 
     assert page.evaluate("() => window.__csp") == []
     assert _violations(request_log.console) == []

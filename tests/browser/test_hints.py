@@ -47,6 +47,7 @@ from freecell.position import Position
 from freecell.rules import FREECELL
 from freecell.solver import SOLVED, Solver
 from freecell.worker import difficulty
+from tests.support.solving import ENOUGH_NODES
 
 from .helpers import (
     RECORDER_JS,
@@ -682,7 +683,7 @@ def test_finish_stops_and_undoes_card_by_card(page: Any, site: str, how: str) ->
 
 def off_solution_move(game: Game) -> Move:
     """A legal move whose position the page does not know yet (it is on no solution it holds)."""
-    result = Solver(game.position).solve()
+    result = Solver(game.position).solve(max_nodes=ENOUGH_NODES)
     assert result.verdict == SOLVED
     known = {game.position}
     pos = game.position

@@ -37,7 +37,7 @@ from freecell.rules import Reason
 from freecell.ui.table.focus import Target, settle
 from freecell.ui.text.catalogue import Catalogue
 from freecell.ui.text.speech import turn_sentence
-from tests.keyboard_plan import keys_for_move
+from tests.support.keyboard_plan import keys_for_move
 
 from .helpers import (
     CARDS,

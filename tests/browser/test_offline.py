@@ -33,11 +33,19 @@ import pytest
 from playwright.sync_api import expect
 
 import build
+from builder.site import cached_on_use, site_files
 from freecell.game import Game
 from freecell.piles import FOUNDATION, Move
 
-from .helpers import STEP_TIMEOUT, deal_url, open_page, play_move_on_page, solution_lines, wait_ready
-from .test_boot import WORKER_SPY_JS
+from .helpers import (
+    STEP_TIMEOUT,
+    WORKER_SPY_JS,
+    deal_url,
+    open_page,
+    play_move_on_page,
+    solution_lines,
+    wait_ready,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.browser_context_args(service_workers="allow")]
 
@@ -220,7 +228,7 @@ def test_after_one_visit_the_game_plays_hints_and_wins_offline(
     assert len(names) == 1 and names[0].endswith(" " + builds.hash_a), names
     # (the page itself under the scope's URL, as the navigation asked for it)
     listed = ["./" if path == "index.html" else path
-              for path, _ in build.site_files(builds.a) if not build.cached_on_use(path)]
+              for path, _ in site_files(builds.a) if not cached_on_use(path)]
     missing = [p for p in [*listed, "build.json", "static/i18n/en.json"] if not is_cached(page, p)]
     assert missing == [], f"not precached: {missing}"
     assert not is_cached(page, "static/i18n/fr.json")  # cached when chosen

@@ -23,7 +23,7 @@ import pytest
 
 from freecell.game import Game
 from freecell.piles import Move
-from tests.browser.helpers import solution_lines
+from tests.support.tables import solution_lines
 
 from . import table
 from .conftest import Visit

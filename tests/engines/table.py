@@ -13,9 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from builder.browsers import Page
+from builder.pointer import destination_pile, goes_home_on_tap, source_card
 from freecell.game import Game
 from freecell.piles import FOUNDATION, Move
-from tests.browser.helpers import Layout, destination_pile, expected_layout, goes_home_on_tap, source_card
+from tests.support.tables import Layout, expected_layout
 
 READY = 180.0  # s: a first boot in WebKit on a busy machine
 STEP = 20.0

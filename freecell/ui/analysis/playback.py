@@ -88,7 +88,7 @@ def _goes_home_by_itself(pos: Position, move: Move, rules: Rules) -> bool:
 def plan(start: Position, moves: Sequence[Move], rules: Rules, auto_move: bool = True) -> tuple[Step, ...]:
     """The solution ``moves`` from ``start`` as the game's turns (see the module docstring).
 
-    The moves are those of a checked solution (:func:`freecell.ui.analysis.analysis.parse_reply`
+    The moves are those of a checked solution (:func:`freecell.ui.analysis.replies.parse_reply`
     replays each); with ``auto_move`` off every move is a turn of its own.
     """
     out: list[Step] = []
