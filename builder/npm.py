@@ -45,12 +45,33 @@ def npm_install() -> None:
     subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
 
 
+# pyodide.asm.mjs makes a shared WebAssembly memory as it loads, for a sleep that only
+# a blocking read of stdin uses: without cross-origin isolation Chromium reports it as a
+# deprecated use of SharedArrayBuffer (Lighthouse's "deprecations").  Made when first used.
+SHARED_SLEEP = re.compile(r"var (\w+)=new Int32Array\(new WebAssembly\.Memory\("
+                          r"\{shared:!0,initial:1,maximum:1\}\)\.buffer\);"
+                          r"function (\w+)\((\w+)\)\{try\{return Atomics\.wait\(\1,0,0,\3\),!0\}")
+LAZY_SLEEP = (r"var \1=null;function \2(\3){try{return \1=\1||new Int32Array(new WebAssembly.Memory("
+              r"{shared:!0,initial:1,maximum:1}).buffer),Atomics.wait(\1,0,0,\3),!0}")
+
+
+def lazy_shared_memory(text: str) -> str:
+    """pyodide.asm.mjs with its shared memory made when first used (unchanged if not found)."""
+    out, count = SHARED_SLEEP.subn(LAZY_SLEEP, text)
+    if count != 1:
+        print("build: pyodide.asm.mjs: its shared-memory sleep was not found; left as it is", file=sys.stderr)
+        return text
+    return out
+
+
 def vendor(dest: Path) -> None:
     """Copy only what the page and the worker load from the runtime packages."""
     pyodide = NODE_MODULES / "pyodide"
     (dest / "pyodide").mkdir(parents=True)
     for name in PYODIDE_FILES:
         shutil.copy2(pyodide / name, dest / "pyodide" / name)
+    asm = dest / "pyodide" / "pyodide.asm.mjs"
+    asm.write_text(lazy_shared_memory(asm.read_text(encoding="utf-8")), encoding="utf-8")
     core = NODE_MODULES / "@pyscript" / "core" / "dist"
     (dest / "pyscript").mkdir()
     for f in sorted(core.iterdir()):

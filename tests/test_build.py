@@ -513,3 +513,10 @@ def test_manifest() -> None:
         icon = icons[f"icon-{size}.png"]
         assert icon["sizes"] == f"{size}x{size}" and icon["type"] == "image/png"
         assert _png_size(static / icon["src"]) == (size, size)
+
+
+def test_the_vendored_pyodide_makes_its_shared_memory_only_when_used(site: Path) -> None:
+    # made as it loaded, it was reported as a deprecated use of SharedArrayBuffer (no isolation)
+    text = (site / "vendor" / "pyodide" / "pyodide.asm.mjs").read_text(encoding="utf-8")
+    assert "=new Int32Array(new WebAssembly.Memory({shared:!0" not in text
+    assert text.count("new WebAssembly.Memory({shared:!0,initial:1,maximum:1})") == 1
