@@ -8,11 +8,24 @@ page keeps them in Chromium.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
-from .helpers import deal_url, wait_ready
+from freecell.game import Game
+from freecell.piles import CELL
+
+from .helpers import (
+    STEP_TIMEOUT,
+    deal_url,
+    expect_game,
+    open_page,
+    play_move_on_page,
+    set_visibility,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -24,22 +37,29 @@ _SIDEWAYS_PANNERS_JS = """() => {
   const out = [];
   for (const el of document.querySelectorAll('*')) {
     const cs = getComputedStyle(el);
-    const scrolls = !['visible', 'clip'].includes(cs.overflowX) || !['visible', 'clip'].includes(cs.overflowY);
+    const open = ['visible', 'clip'];
+    const scrolls = !open.includes(cs.overflowX) || !open.includes(cs.overflowY);
     if (!scrolls || el.closest('svg')) continue;
     const ta = cs.touchAction;
-    if (!(ta === 'none' || ta.split(' ').every(w => ['pan-y', 'pinch-zoom', 'pan-up', 'pan-down'].includes(w))))
-      out.push((el.id ? '#' + el.id : el.tagName.toLowerCase() + '.' + [...el.classList].join('.')) + ': ' + ta);
+    const vertical = ['pan-y', 'pinch-zoom', 'pan-up', 'pan-down'];
+    if (!(ta === 'none' || ta.split(' ').every(w => vertical.includes(w))))
+      out.push((el.id ? '#' + el.id : el.tagName.toLowerCase() + '.' + [...el.classList].join('.'))
+               + ': ' + ta);
   }
   return out;
 }"""
 
 
+def _touch(cdp: Any, kind: str, x: float | None = None, y: float | None = None) -> None:
+    points = [] if x is None else [{"x": x, "y": y, "id": 1}]
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
 def _swipe(cdp: Any, x0: float, x1: float, y: float, steps: int = 8) -> None:
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y, "id": 1}]})
+    _touch(cdp, "touchStart", x0, y)
     for k in range(1, steps + 1):
-        x = x0 + (x1 - x0) * k / steps
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y, "id": 1}]})
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        _touch(cdp, "touchMove", x0 + (x1 - x0) * k / steps, y)
+    _touch(cdp, "touchEnd")
 
 
 def test_no_sideways_swipe_over_panels_bars_or_felt_leaves_the_page(open_context: Any, site: str) -> None:
@@ -69,3 +89,54 @@ def test_no_sideways_swipe_over_panels_bars_or_felt_leaves_the_page(open_context
         _swipe(cdp, w - 2, 1, y)
     assert page.evaluate("() => window.__stay") == 1
     assert page.url.endswith("deal=617")
+
+
+# --- 2. only a tab that played writes ------------------------------------------------------------
+
+_HEADS_JS = """() => Object.keys(localStorage)
+  .filter(k => k.startsWith('freecell.save.') && k.split('.').length === 5)
+  .map(k => { const h = JSON.parse(localStorage.getItem(k)); return [h.rev, h.n, h.moves]; })"""
+
+
+def _play_cell(page: Any, game: Game) -> None:
+    page.bring_to_front()  # a tab behind gets no animation frames
+    play_move_on_page(page, game, next(m for m in game.legal_moves() if m.dst.kind == CELL))
+
+
+def test_a_tab_that_opens_shows_or_reloads_a_game_writes_nothing_and_loses_no_move(page: Any,
+                                                                                   site: str) -> None:
+    open_page(page, deal_url(site, 3))
+    a = Game(deal=3)
+    _play_cell(page, a)
+    page.clock.run_for(4000)  # a's clock runs: the game has started and has a time
+    set_visibility(page, "hidden")  # a is kept with its clock
+    set_visibility(page, "visible")
+    heads = page.evaluate(_HEADS_JS)
+    assert [h[1:] for h in heads] == [[1, 1]]
+    tab = page.context.new_page()  # a plain address in a second tab: a's game, shown
+    tab.goto(site)
+    wait_ready(tab)
+    expect_game(tab, a)
+    for _ in range(2):  # looked at: hidden and shown again, then reloaded
+        set_visibility(tab, "hidden")
+        set_visibility(tab, "visible")
+        tab.reload()
+        wait_ready(tab)
+        expect_game(tab, a)
+    assert page.evaluate(_HEADS_JS) == heads  # not written: no rev counted up
+    box = page.locator("[data-role=notice]")
+    _play_cell(page, a)  # a plays on: no notice, saved
+    _play_cell(page, a)
+    expect(box).to_be_hidden()
+    assert [h[1:] for h in page.evaluate(_HEADS_JS)] == [[3, 3]]
+    tab.bring_to_front()
+    tbox = tab.locator("[data-role=notice]")
+    expect(tbox).to_have_attribute("data-notice", "other-tab", timeout=STEP_TIMEOUT)  # newer moves: said
+    tab.close()
+    page.bring_to_front()
+    again = page.context.new_page()  # a reload of a's game elsewhere brings every move
+    again.goto(deal_url(site, 3))
+    wait_ready(again)
+    expect_game(again, a)
+    again.close()
+    assert json.dumps(page.evaluate(_HEADS_JS)) == json.dumps([[page.evaluate(_HEADS_JS)[0][0], 3, 3]])

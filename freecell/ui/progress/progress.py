@@ -20,7 +20,8 @@ keeps it in that list, to be resumed.
 A game whose solution the player watches (:mod:`freecell.ui.analysis.playback`) is
 ``watched``: it is never won in the statistics (a started one counts as
 abandoned when the playback plays its first step; a fresh one never counts
-at all).  A win of the deal of the day (:mod:`freecell.ui.progress.daily`) is kept
+at all), whatever reloads come between: the mark is kept in its saved
+head.  A win of the deal of the day (:mod:`freecell.ui.progress.daily`) is kept
 apart from the statistics, under its own key, merged the same way; the
 date comes from the page (``today``).
 
@@ -115,6 +116,8 @@ class Progress:
         self.left_replayed = False
         if restored:
             self.state = DONE if game.is_won() else (OPEN if game.moves or game.can_redo() else FRESH)
+            if self.store.watched and self.state != DONE:
+                self.state = WATCHED  # watched before a reload: still never a win
             gid = self.game_id
             if self.state == OPEN and gid is not None and gid not in self.tally.open_games():
                 self._count(Started(gid, game_key(game)))  # the statistics lost it: count it now
@@ -162,6 +165,7 @@ class Progress:
             self._count(Abandoned(gid))
         if self.state != DONE:
             self.state = WATCHED
+            self.store.mark_watched()  # kept with the game: a reload does not make it the player's
 
     def save(self, game: Game) -> SaveOutcome:
         """Write what changed (the page does, for the session's ``SaveGame``): saved, failed or conflict.
