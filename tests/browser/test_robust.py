@@ -15,7 +15,11 @@ import pytest
 from playwright.sync_api import expect
 
 from freecell.game import Game
-from freecell.piles import CELL
+from freecell.piles import CELL, Move
+from freecell.solver import Solver
+from freecell.ui.analysis import playback as pb
+from freecell.ui.progress.keyvalue import MemoryStorage
+from freecell.ui.progress.saved_games import SaveStore
 
 from .helpers import (
     STEP_TIMEOUT,
@@ -24,10 +28,28 @@ from .helpers import (
     open_page,
     play_move_on_page,
     set_visibility,
+    solution_lines,
     wait_ready,
 )
 
 pytestmark = pytest.mark.browser
+
+ANSWER_TIMEOUT = 120_000  # ms: the solver worker boots its own Pyodide, slow on a busy machine
+
+
+def stored_game(page: Any) -> Game:
+    """This tab's game as saved in the page's storage, replayed in CPython."""
+    data = page.evaluate("""() => ({local: Object.fromEntries(Object.entries(localStorage)),
+                                    tab: Object.fromEntries(Object.entries(sessionStorage))})""")
+    local, tab = MemoryStorage(), MemoryStorage()
+    local.data, tab.data = dict(data["local"]), dict(data["tab"])
+    got = SaveStore(local, tab).restore(None)
+    assert got.game is not None and got.resumed
+    return got.game
+
+
+def stats(page: Any) -> dict[str, Any]:
+    return dict(json.loads(page.evaluate("() => localStorage.getItem('freecell.stats')") or "{}"))
 
 PHONE = {"width": 390, "height": 844}
 
@@ -140,3 +162,70 @@ def test_a_tab_that_opens_shows_or_reloads_a_game_writes_nothing_and_loses_no_mo
     expect_game(again, a)
     again.close()
     assert json.dumps(page.evaluate(_HEADS_JS)) == json.dumps([[page.evaluate(_HEADS_JS)[0][0], 3, 3]])
+
+
+# --- 3. a watched game is never a win ------------------------------------------------------------
+
+
+def test_a_watched_game_reloaded_and_played_to_the_win_is_not_a_win(fresh_page: Any, site: str) -> None:
+    page = fresh_page
+    page.goto(deal_url(site, 617))
+    wait_ready(page)
+    winnable = page.locator("[data-status=winnable]")
+    expect(winnable).to_have_attribute("data-value", "yes", timeout=ANSWER_TIMEOUT)
+    page.locator("body").press("h")
+    expect(page.locator("[data-panel=hint]")).to_have_attribute("data-state", "found", timeout=ANSWER_TIMEOUT)
+    page.locator("[data-panel=hint] [data-action=watch]").click()
+    bar = page.locator("[data-panel=watch]")
+    page.wait_for_function("() => Number(document.querySelector('[data-panel=watch]').dataset.step) >= 3",
+                           timeout=STEP_TIMEOUT * 3)
+    page.keyboard.press("Space")  # pause
+    expect(bar).to_have_attribute("data-state", "paused")
+    set_visibility(page, "hidden")  # kept
+    page.reload()
+    wait_ready(page)
+    game = stored_game(page)
+    assert game.moves >= 3
+    expect_game(page, game)
+    result = Solver(game.position, game.rules).solve(max_nodes=200_000)
+    assert result.verdict == "solved"
+    for step in pb.plan(game.position, result.moves, game.rules, auto_move=game.auto_move):
+        play_move_on_page(page, game, step.move)  # the player plays the rest, to the win
+    assert game.is_won()
+    expect(page.locator("[data-panel=win]")).to_be_visible(timeout=STEP_TIMEOUT)
+    assert stats(page).get("won", 0) == 0
+
+
+# --- 4. results never lost to storage ------------------------------------------------------------
+
+_REFUSE_STATS_JS = """(on) => {
+  const proto = Storage.prototype;
+  if (!proto.__realSetItem) proto.__realSetItem = proto.setItem;
+  proto.setItem = on
+    ? function (k, v) {
+        if (k === 'freecell.stats') throw new DOMException('refused', 'QuotaExceededError');
+        return proto.__realSetItem.call(this, k, v);
+      }
+    : proto.__realSetItem;
+}"""
+
+
+def test_a_win_whose_statistics_write_failed_is_written_at_the_next_chance_once(page: Any,
+                                                                               site: str) -> None:
+    open_page(page, deal_url(site, 1))
+    game = Game(1)
+    try:
+        page.evaluate(_REFUSE_STATS_JS, True)  # the statistics' key only: the game itself is saved
+        for line in solution_lines(1):
+            play_move_on_page(page, game, Move.parse(line))
+        assert game.is_won()
+        expect(page.locator("[data-panel=win]")).to_be_visible(timeout=STEP_TIMEOUT)
+        assert stats(page).get("won", 0) == 0
+    finally:
+        page.evaluate(_REFUSE_STATS_JS, False)
+    set_visibility(page, "hidden")  # the next chance: the page hidden
+    got = stats(page)
+    assert (got["played"], got["won"], got["streak"]) == (1, 1, 1), got
+    set_visibility(page, "visible")
+    set_visibility(page, "hidden")
+    assert stats(page)["won"] == 1  # counted once
