@@ -160,3 +160,57 @@ def test_a_watched_game_is_never_a_win_whatever_reloads_come_between() -> None:
     assert s.game.is_won()
     tally = read_tally(local.read(KEY_STATS))[0]
     assert tally.won == 0 and tally.streak == 0
+
+
+# --- results are never lost to storage -----------------------------------------------------------
+
+
+class Refusing(MemoryStorage):
+    """localStorage whose writes of some keys throw (refused, full) while ``refuse`` holds them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refuse: set[str] = set()
+
+    def write(self, key: str, text: str) -> bool:
+        return False if key in self.refuse else super().write(key, text)
+
+
+def test_a_win_whose_statistics_write_failed_is_written_at_the_next_chance_exactly_once() -> None:
+    from freecell.ui.progress.stats import KEY_STATS, read_tally
+    from tests.test_session import run
+    from tests.test_watch_share_daily import known, win
+
+    local, tab = Refusing(), MemoryStorage()
+    s = _page(local, tab)
+    reply = known(s)
+    local.refuse.add(KEY_STATS)  # the statistics cannot be written: played, then won, both refused
+    win(s, reply)
+    assert read_tally(local.read(KEY_STATS))[0].won == 0
+    local.refuse.clear()
+    run(s, s.keeping.hidden())  # the page hidden: the game is saved, and what was not written is
+    tally = read_tally(local.read(KEY_STATS))[0]
+    assert (tally.played, tally.won, tally.streak) == (1, 1, 1)
+    run(s, s.keeping.hidden())  # again: counted once
+    for _ in range(2):
+        s.progress.save(s.game)
+    assert read_tally(local.read(KEY_STATS))[0].won == 1
+
+
+def test_results_kept_while_storage_fails_merge_with_another_tabs() -> None:
+    from freecell.ui.progress.stats import KEY_STATS, read_tally
+    from tests.test_session import run
+    from tests.test_watch_share_daily import known, win
+
+    local = Refusing()
+    a = _page(local, MemoryStorage(), "?deal=1")
+    b = _page(local, MemoryStorage(), "?deal=617")
+    ra, rb = known(a), known(b)
+    local.refuse.add(KEY_STATS)
+    win(a, ra)  # a's win cannot be written
+    local.refuse.clear()
+    win(b, rb)  # b's is
+    assert read_tally(local.read(KEY_STATS))[0].won == 1
+    run(a, a.keeping.hidden())
+    tally = read_tally(local.read(KEY_STATS))[0]
+    assert (tally.played, tally.won) == (2, 2) and tally.open == ()
