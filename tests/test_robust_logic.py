@@ -214,3 +214,41 @@ def test_results_kept_while_storage_fails_merge_with_another_tabs() -> None:
     run(a, a.keeping.hidden())
     tally = read_tally(local.read(KEY_STATS))[0]
     assert (tally.played, tally.won) == (2, 2) and tally.open == ()
+
+
+# --- host commands cannot flood the game ----------------------------------------------------------
+
+
+def test_a_flood_of_host_commands_is_one_command_the_latest() -> None:
+    from freecell.ui.address.embed import Command, Commands
+
+    waiting = Commands()
+    asks = sum(waiting.push(Command("deal", n)) for n in range(1, 3001))
+    assert asks == 1 and waiting.take() == Command("deal", 3000) and waiting.take() is None
+    assert waiting.push(Command("deal", 5)) and not waiting.push(Command("new"))
+    assert waiting.take() == Command("new")  # the latest, whatever its kind
+    assert waiting.dropped == 3000
+
+
+# --- messages name what they refuse ----------------------------------------------------------------
+
+
+def test_an_invisible_character_in_a_deal_number_is_named_and_a_query_refusal_has_its_own_line() -> None:
+    from freecell.ui.address.query import MAX_FIELDS, MAX_QUERY
+    from freecell.ui.text import sentences as say
+    from tests.test_session import catalogue
+
+    cat = catalogue()
+    for query, char in (("?deal=617%E2%80%AE", "U+202E"), ("?deal=6%E2%80%8B17", "U+200B"),
+                        ("?deal=61%007", "U+0000")):
+        req = parse_query(query)
+        assert req.reason == "deal.invisible" and req.deal is None
+        text = say.address_refused(cat, req)
+        assert f"an invisible character \u2068{char}\u2069" in text and "does not exist" not in text, text
+    many = "?" + "&".join(f"f{i}=1" for i in range(MAX_FIELDS + 1))
+    long = "?deal=617&x=" + "a" * MAX_QUERY
+    for query, words in ((many, "more than 20 fields"), (long, "longer than 200,000 characters")):
+        req = parse_query(query)
+        text = say.address_refused(cat, req)
+        assert words in text and "position" not in text, text
+    assert "position" in say.address_refused(cat, parse_query("?board=JD"))  # a position: that line

@@ -265,3 +265,18 @@ def test_a_flood_of_host_commands_is_coalesced_the_latest_deal_wins(open_context
     assert 1 <= obeyed <= 100, obeyed  # far fewer than 3,000: coalesced
     game = Game(13000)
     play_move_on_page(frame, game, next(m for m in game.legal_moves() if m.dst.kind == CELL))  # it answers
+
+
+# --- 7. messages name what they refuse ----------------------------------------------------------------
+
+
+def test_the_address_refusals_name_what_they_refuse(page: Any, site: str) -> None:
+    message = page.locator("[data-role=message]")
+    many = "&".join(f"f{i}=1" for i in range(21))
+    for query, words in (("?deal=617%E2%80%AE", "an invisible character \u2068U+202E\u2069"),
+                         ("?deal=6%E2%80%8B17", "an invisible character \u2068U+200B\u2069"),
+                         (f"?{many}", "more than 20 fields"),
+                         ("?deal=617&x=" + "a" * 200_000, "longer than 200,000 characters")):
+        open_page(page, site + query)
+        expect(message).to_contain_text(words)
+        assert "position" not in message.inner_text()
