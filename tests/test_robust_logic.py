@@ -252,3 +252,35 @@ def test_an_invisible_character_in_a_deal_number_is_named_and_a_query_refusal_ha
         text = say.address_refused(cat, req)
         assert words in text and "position" not in text, text
     assert "position" in say.address_refused(cat, parse_query("?board=JD"))  # a position: that line
+
+
+# --- verdicts tied to positions ---------------------------------------------------------------------
+
+
+def _no(pos, rules):  # type: ignore[no-untyped-def]
+    from freecell.ui.analysis import replies as rp
+
+    data = {"type": "result", "verdict": "unsolvable", "moves": [], "hint": None, "nodes": 9, "ms": 1,
+            "difficulty": None}
+    reply = rp.parse_reply(data, pos, rules)
+    assert isinstance(reply, rp.SolverReply)
+    return reply
+
+
+def test_a_no_that_this_page_did_not_ask_for_or_whose_worker_was_replaced_is_asked_again() -> None:
+    from freecell.position import Position
+    from freecell.rules import FREECELL
+    from freecell.ui.analysis.analysis import Analysis
+    from freecell.ui.analysis.replies import Verdict
+
+    start = Position.deal(617)
+    child = __import__("freecell.engine", fromlist=["apply_move"]).apply_move(
+        start, Game(617).legal_moves()[0])
+    a = Analysis(FREECELL)
+    a.answered(start, _no(start, FREECELL))  # never asked of this page's search: not kept
+    assert a.verdict_on([start]) is Verdict.UNKNOWN and a.verdict_on([start, child]) is Verdict.UNKNOWN
+    a.asking = start
+    a.answered(start, _no(start, FREECELL))  # asked: kept, and carried down the line
+    assert a.verdict_on([start, child]) is Verdict.UNSOLVABLE
+    a.solver_failed(first=True, dead=False)  # the worker that said it was replaced: asked again
+    assert a.verdict_on([start]) is Verdict.UNKNOWN and a.verdict_on([start, child]) is Verdict.UNKNOWN
