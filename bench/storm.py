@@ -192,10 +192,11 @@ def check(page: Any, log: dict[str, Any]) -> list[str]:
             if want == got and len(got) == 52:
                 log["seen"].append((restored.game.deal, restored.game.moves, restored.game.is_won()))
                 return problems
-            shown = page.evaluate("""() => { const d = document.querySelector('[data-status=deal]');
-                return [d && d.dataset.value, document.querySelector('[data-status=moves]')?.dataset.value]; }""")
+            shown = page.evaluate("""() => ['deal', 'moves'].map(
+                name => document.querySelector(`[data-status=${name}]`)?.dataset.value)""")
+            memo = tab.data.get("freecell.tab")
             diff = (f"the page shows deal {shown[0]} at move {shown[1]}; storage gives deal "
-                    f"{restored.game.deal} at move {restored.game.moves} (tab: {tab.data.get('freecell.tab')})\n"
+                    f"{restored.game.deal} at move {restored.game.moves} (tab: {memo})\n"
                     + layout_diff(want, got))
         page.wait_for_timeout(400)  # a Finish or a playback step on its timer: read again
     return [*problems, "the page is not its saved game:\n" + diff]
