@@ -1,4 +1,5 @@
-"""Where a player's pointer goes on the table: the points of cards and piles, the clicks, the taps.
+"""Where a player's pointer goes on the table (the points of cards and piles, the clicks, the taps),
+and where the table shows each card (:func:`read_layout`, :func:`expected_layout`).
 
 Shared by the browser tests (``tests/browser/helpers.py``) and the benchmarks
 that play on the page (``bench/hints.py``, ``bench/firsthint.py``).  Cards are
@@ -8,17 +9,17 @@ card is clicked near its top edge (8% of its height), at a point where
 drop area (or a card lying on that pile) is the topmost element.  Before any
 point is read, running animations are let finish and the element must keep
 the same box for two frames.  The page's attributes read here are the DOM
-hooks of ``docs/dom-hooks.md``.
+hooks of ``docs/embedding.md``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from freecell.cards import card_text, suit
+from freecell.cards import card_text, make_card, suit
 from freecell.engine import check_move
 from freecell.game import Game
-from freecell.piles import CELL, COLUMN, FOUNDATION, HOME, Move, foundation
+from freecell.piles import CELL, COLUMN, FOUNDATION, HOME, Move, cell, column, foundation
 from freecell.position import Position
 
 STEP_TIMEOUT = 10_000  # ms: one move, one panel, one re-render
@@ -189,3 +190,52 @@ def goes_home_on_tap(pos: Position, move: Move, game: Game) -> bool:
     if move.count != 1 or move.src.kind not in (COLUMN, CELL):
         return False
     return check_move(pos, Move(move.src, HOME), game.rules) is None
+
+
+# --- where the table shows each card --------------------------------------------------
+
+Layout = dict[str, tuple[str, int]]  # card -> (pile, index in the pile)
+
+_READ_LAYOUT_JS = """
+() => Array.from(document.querySelectorAll('svg#table g#cards g.card')).map(
+  g => [g.getAttribute('data-card'), g.getAttribute('data-pile'), g.getAttribute('data-index')])
+"""
+
+
+def expected_layout(pos: Position) -> Layout:
+    """``{"QS": ("3", 4), ...}`` for every one of the 52 cards, as the page must show them."""
+    out: Layout = {}
+    for i, col in enumerate(pos.columns):
+        for k, c in enumerate(col):
+            out[card_text(c)] = (column(i).text(), k)
+    for i, held in enumerate(pos.cells):
+        if held is not None:
+            out[card_text(held)] = (cell(i).text(), 0)
+    for s, n in enumerate(pos.foundations):
+        for r in range(n):
+            out[card_text(make_card(r + 1, s))] = (foundation(s).text(), r)
+    if len(out) != 52:
+        raise ValueError(f"not a full position: {len(out)} cards")
+    return out
+
+
+def read_layout(page: Any) -> Layout:
+    """Where the page shows each card (two elements for one card is an error)."""
+    rows = page.evaluate(_READ_LAYOUT_JS)
+    out: Layout = {}
+    for card, pile, index in rows:
+        if card in out:
+            raise AssertionError(f"two elements for the card {card}")
+        out[card] = (pile, int(index) if index is not None and index.isdigit() else -1)
+    return out
+
+
+def layout_diff(want: Layout, got: Layout) -> str:
+    """The cards where ``got`` differs from ``want``, a line each (30 at most)."""
+    lines = []
+    for card in sorted(set(want) | set(got)):
+        if want.get(card) != got.get(card):
+            lines.append(f"  {card}: want {want.get(card)}, page has {got.get(card)}")
+    if len(got) != 52:
+        lines.append(f"  the page has {len(got)} card elements, not 52")
+    return "\n".join(lines[:30]) or "  (none)"

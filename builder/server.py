@@ -26,7 +26,8 @@ from .site import build
 # server sends it as a header (see docs/hosting.md).  'wasm-unsafe-eval':
 # Pyodide compiles WebAssembly.  'unsafe-eval': PyScript 0.7 builds functions
 # from strings on the main thread (measured: without it the page does not
-# boot).  No other host, no inline script or style, no blob: or data: URL.
+# boot; the call is createFunction in @pyscript/core's src/hooks.js, see
+# docs/hosting.md).  No other host, no inline script or style, no blob: or data: URL.
 CSP = (
     "default-src 'self'; "
     "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'; "

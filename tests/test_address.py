@@ -79,9 +79,11 @@ def test_nothing_that_changes_a_line_gets_through(text: str) -> None:
 
 
 def test_a_refused_deal_echoes_only_clean_text() -> None:
-    req = parse_query("?deal=%E2%80%AE716%20niw")  # U+202E then "716 niw"
-    assert req.reason == "deal.not_number" and req.error == "deal.error.url"
-    assert req.error_text == "716 niw"
+    req = parse_query("?deal=%E2%80%AE716%20niw")  # U+202E then "716 niw": the hidden character is named
+    assert req.reason == "deal.invisible" and req.error == "deal.error.invisible"
+    assert req.error_text == "U+202E"
+    req = parse_query("?deal=716%20niw")
+    assert req.reason == "deal.not_number" and req.error == "deal.error.url" and req.error_text == "716 niw"
     req = parse_query("?deal=1&variant=%E2%80%AEx" + "y" * 40)
     assert req.reason == "variant.unknown" and "\u202e" not in req.error_text and len(req.error_text) <= 25
 
@@ -127,7 +129,9 @@ def test_the_message_keys_stay_those_the_page_knows() -> None:
     assert parse_query("?deal=x").error == "deal.error.url"
     assert parse_query("?deal=1&variant=x").error == "variant.error.url"
     assert parse_query("?board=x").error == "board.error.url"
-    assert parse_query("&".join(["x=1"] * 50)).error == "board.error.url"
+    assert parse_query("&".join(["x=1"] * 50)).error == "query.error.fields"  # no position: not that line
+    assert parse_query("?x=" + "1" * 200_001).error == "query.error.long"
+    assert parse_query("?deal=6%E2%80%8B17").error == "deal.error.invisible"
 
 
 @pytest.mark.parametrize("query", [

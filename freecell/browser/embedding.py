@@ -16,7 +16,7 @@ from js import JSON, Object, document, window
 from pyodide.ffi import create_proxy, to_js
 
 from ..game import Game
-from ..ui.address.embed import Command, event, parse_command
+from ..ui.address.embed import Command, Commands, event, parse_command
 from ..ui.address.query import EmbedRequest
 
 
@@ -28,6 +28,8 @@ class Embedding:
         self.req = req
         self.parent: Any = None
         self._listener: Any = None
+        self._frame: Any = None  # the animation-frame callback that obeys the latest command
+        self.waiting = Commands()
         self.sent: list[str] = []
         if not req.embed:
             return
@@ -83,10 +85,21 @@ class Embedding:
         except Exception:
             return  # data that cannot be read as JSON (a cycle, a function, ...)
         command = parse_command(origin, text, self.req.hosts, keys)
-        if command is not None:
+        if command is not None and self.waiting.push(command):
+            if self._frame is None:
+                self._frame = create_proxy(self._obey)
+            window.requestAnimationFrame(self._frame)  # a flood of commands is one, the latest
+
+    def _obey(self, _time: Any = None) -> None:
+        command = self.waiting.take()
+        if command is not None and self._listener is not None:
             self.on_command(command)
 
     def unbind(self) -> None:
+        self.waiting.take()
+        if self._frame is not None:
+            self._frame.destroy()
+            self._frame = None
         if self._listener is not None:
             window.removeEventListener("message", self._listener)
             self._listener.destroy()

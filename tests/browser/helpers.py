@@ -26,8 +26,10 @@ from builder.pointer import click_card as click_card
 from builder.pointer import click_pile as click_pile
 from builder.pointer import destination_pile as destination_pile
 from builder.pointer import goes_home_on_tap as goes_home_on_tap
+from builder.pointer import layout_diff as layout_diff
 from builder.pointer import pile_locator as pile_locator
 from builder.pointer import pile_point as pile_point
+from builder.pointer import read_layout as read_layout
 from builder.pointer import source_card as source_card
 from builder.pointer import tap_card as tap_card
 from builder.pointer import tap_pile as tap_pile
@@ -213,11 +215,6 @@ def open_page(page: Any, url: str) -> None:
 # --- reading the table ---------------------------------------------------------------
 
 
-_READ_LAYOUT_JS = """
-() => Array.from(document.querySelectorAll('svg#table g#cards g.card')).map(
-  g => [g.getAttribute('data-card'), g.getAttribute('data-pile'), g.getAttribute('data-index')])
-"""
-
 _LAYOUT_MATCHES_JS = """
 (expected) => {
   const els = document.querySelectorAll('svg#table g#cards g.card');
@@ -231,25 +228,6 @@ _LAYOUT_MATCHES_JS = """
   return true;
 }
 """
-
-
-def read_layout(page: Any) -> Layout:
-    rows = page.evaluate(_READ_LAYOUT_JS)
-    out: Layout = {}
-    for card, pile, index in rows:
-        assert card not in out, f"two elements for the card {card}"
-        out[card] = (pile, int(index) if index is not None and index.isdigit() else -1)
-    return out
-
-
-def layout_diff(want: Layout, got: Layout) -> str:
-    lines = []
-    for card in sorted(set(want) | set(got)):
-        if want.get(card) != got.get(card):
-            lines.append(f"  {card}: want {want.get(card)}, page has {got.get(card)}")
-    if len(got) != 52:
-        lines.append(f"  the page has {len(got)} card elements, not 52")
-    return "\n".join(lines[:30]) or "  (none)"
 
 
 def expect_layout(page: Any, want: Position | Layout, timeout: float = STEP_TIMEOUT) -> None:

@@ -9,14 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from freecell.cards import card_text, make_card, parse_card
+from builder.pointer import Layout as Layout
+from builder.pointer import expected_layout as expected_layout
+from freecell.cards import make_card, parse_card
 from freecell.game import Game
-from freecell.piles import Move, cell, column, foundation
+from freecell.piles import Move
 from freecell.position import Position
 
 SOLUTIONS = Path(__file__).resolve().parents[1] / "data" / "solutions"
 
-Layout = dict[str, tuple[str, int]]  # card -> (pile, index in the pile)
 
 
 def solution_lines(deal: int) -> list[str]:
@@ -29,23 +30,6 @@ def replay_solution(deal: int) -> Game:
     for line in solution_lines(deal):
         game.play(Move.parse(line))
     return game
-
-
-def expected_layout(pos: Position) -> Layout:
-    """``{"QS": ("3", 4), ...}`` for every one of the 52 cards, as the page must show them."""
-    out: Layout = {}
-    for i, col in enumerate(pos.columns):
-        for k, c in enumerate(col):
-            out[card_text(c)] = (column(i).text(), k)
-    for i, c in enumerate(pos.cells):
-        if c is not None:
-            out[card_text(c)] = (cell(i).text(), 0)
-    for s, n in enumerate(pos.foundations):
-        for r in range(n):
-            out[card_text(make_card(r + 1, s))] = (foundation(s).text(), r)
-    assert len(out) == 52, f"not a full position: {len(out)} cards"
-    return out
-
 
 def board_from_parts(
     columns: Mapping[int, str],

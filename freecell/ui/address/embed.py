@@ -25,6 +25,10 @@ Anything else is ignored without a word (:func:`parse_command` returns
 by ``JSON.stringify``, which drops a field whose value is ``undefined`` (or
 a function): so the page also passes the object's own keys
 (``Object.keys``), and a field the text does not show is refused too.
+
+Commands are coalesced (:class:`Commands`): a host that sends thousands
+cannot flood the game; only the latest one waiting is obeyed, at most
+one an animation frame.
 """
 
 from __future__ import annotations
@@ -142,3 +146,37 @@ def _same_keys(keys: object, msg: dict[str, object]) -> bool:
     if not isinstance(keys, (list, tuple)) or len(keys) > 8 or not all(isinstance(k, str) for k in keys):
         return False
     return len(set(keys)) == len(keys) and set(keys) == set(msg)
+
+
+class Commands:
+    """The host's commands waiting to be obeyed: only the latest counts (a flood is one command).
+
+    The page :meth:`push` es each command as it comes and, when that says so,
+    asks for one call of :meth:`take` at the next animation frame; so however
+    many come, at most one is obeyed a frame, and it is the latest.
+
+    >>> waiting = Commands()
+    >>> [waiting.push(Command("deal", n)) for n in (1, 2, 3)]
+    [True, False, False]
+    >>> waiting.take(), waiting.take()
+    (Command(kind='deal', deal=3), None)
+    >>> waiting.dropped
+    2
+    """
+
+    def __init__(self) -> None:
+        self._latest: Command | None = None
+        self.dropped = 0  # commands overtaken by a later one before they were obeyed
+
+    def push(self, command: Command) -> bool:
+        """Keep ``command`` as the one to obey; whether the page must ask for a :meth:`take`."""
+        first = self._latest is None
+        if not first:
+            self.dropped += 1
+        self._latest = command
+        return first
+
+    def take(self) -> Command | None:
+        """The command to obey now (``None``: none waits)."""
+        command, self._latest = self._latest, None
+        return command

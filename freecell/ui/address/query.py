@@ -20,7 +20,7 @@ from ...position import BoardError, Position
 from ...rules import FREECELL, Rules
 from ...variants import VARIANTS
 from .embed import MAX_HOSTS, parse_origin
-from .sanitize import clip
+from .sanitize import clip, invisible
 
 MAX_QUERY = 200_000  # the longest address read at all (a game's link with its moves is long)
 MAX_FIELDS = 20  # fields of the address read (empty ones do not count)
@@ -28,7 +28,7 @@ MAX_FIELDS = 20  # fields of the address read (empty ones do not count)
 # Why an address is refused (StartRequest.reason), for the page to name it.
 REASONS = (
     "query.not_text", "query.too_long", "query.too_many_fields",
-    "deal.empty", "deal.not_number", "deal.range",
+    "deal.empty", "deal.not_number", "deal.range", "deal.invisible",
     "board.not_text", "board.too_long", "board.foundation", "board.card", "board.columns", "board.cells",
     "board.duplicate", "board.count", "board.invalid",
     "variant.unknown",
@@ -71,9 +71,14 @@ def query_fields(query: object) -> dict[str, list[str]] | str:
     return fields
 
 
+_KEYS = {"deal.invisible": "deal.error.invisible", "query.too_many_fields": "query.error.fields",
+         "query.too_long": "query.error.long", "query.not_text": "query.error.long"}
+
+
 def _refused(reason: str, text: object = "") -> StartRequest:
-    key = {"deal": "deal.error.url", "variant": "variant.error.url"}.get(reason.partition(".")[0],
-                                                                         "board.error.url")
+    """A refusal, with the line that names it: "position not valid" only where there is a position."""
+    key = _KEYS.get(reason) or {"deal": "deal.error.url", "variant": "variant.error.url"}.get(
+        reason.partition(".")[0], "board.error.url")
     return StartRequest(error=key, error_text=clip(text), reason=reason)
 
 
@@ -102,6 +107,9 @@ def read_request(params: dict[str, list[str]], rules: Rules = FREECELL) -> Start
             return _refused(f"board.{e.code}")
     if "deal" in params:
         raw = params["deal"][0]
+        hidden = invisible(raw)
+        if hidden is not None:  # named, not dropped: "617" would then seem not to exist
+            return _refused("deal.invisible", f"U+{ord(hidden):04X}")
         try:
             return StartRequest(deal=_deal_number(raw), variant=variant)
         except DealNumberError as e:

@@ -14,6 +14,8 @@ text is put into a message:
   soft hyphens), the control characters (Cc) and lone surrogates (Cs);
   tabs, newlines and line or paragraph separators become one space each;
 - :func:`clip` cleans and cuts to a length, with an ellipsis;
+- :func:`invisible` finds the first such character (to name it, as in
+  "an invisible character U+200B");
 - :func:`isolate` cleans and wraps the result in FSI ... PDI (U+2068,
   U+2069), so that even right-to-left letters in it cannot reorder the
   words of the sentence around it.
@@ -55,6 +57,20 @@ def clean(text: object) -> str:
         elif ch not in BIDI_CONTROLS and unicodedata.category(ch) not in _DROPPED:
             out.append(ch)
     return "".join(out)
+
+
+def invisible(text: str) -> str | None:
+    """The first character of ``text`` that :func:`clean` would drop or turn into a space, if any.
+
+    >>> invisible("6\u200b17"), invisible("617")
+    ('\u200b', None)
+    """
+    if text.isascii() and text.isprintable():
+        return None
+    for ch in text:
+        if ch in _SPACES or ch in BIDI_CONTROLS or unicodedata.category(ch) in _DROPPED:
+            return ch
+    return None
 
 
 def clip(text: object, limit: int = SHORT) -> str:

@@ -130,6 +130,12 @@ class Analysis:
             return Verdict.UNSOLVABLE
         return Verdict.UNKNOWN
 
+    def _forget_noes(self) -> None:
+        """The worker was replaced: its "no"s are not carried; each position is asked again."""
+        for pos in [p for p, k in self.known.items() if k.verdict is Verdict.UNSOLVABLE]:
+            del self.known[pos]
+            self.deepened.discard(pos)
+
     def _lost(self, pos: Position) -> bool:
         k = self.known.get(pos)
         return k is not None and k.verdict is Verdict.UNSOLVABLE
@@ -270,13 +276,20 @@ class Analysis:
 
     # --- replies ---------------------------------------------------------------
     def answered(self, pos: Position, reply: Reply) -> None:
-        """A reply about ``pos`` came (the search of it is over, unless it is resumed)."""
+        """A reply about ``pos`` came (the search of it is over, unless it is resumed).
+
+        A "no" is kept only as the answer of this page's own search of that
+        position (the one asked, or the ancestor searched behind it): any
+        other is not carried, and the position is asked again.  A "yes"
+        needs no such care: its solution is replayed before it counts.
+        """
+        asked = pos in (self.asking, self.background)
         if pos == self.asking:
             self.asking = None
             self.deep = False
         if pos == self.background:
             self.background = None
-        if isinstance(reply, SolverReply):
+        if isinstance(reply, SolverReply) and (asked or reply.verdict is not Verdict.UNSOLVABLE):
             self.remember(pos, reply)
 
     def after_reply(self, pos: Position, reply: Reply, line: Sequence[Position]) -> Answer:
@@ -331,6 +344,7 @@ class Analysis:
             self.unavailable = True
             self.asking = None
             self.background = None
+        self._forget_noes()
         bar = self.bar
         waiting = bar is not None and (
             bar.state is HintState.SEARCHING or (bar.state is HintState.FALLBACK and bar.suggestion))

@@ -20,9 +20,14 @@ keeps it in that list, to be resumed.
 A game whose solution the player watches (:mod:`freecell.ui.analysis.playback`) is
 ``watched``: it is never won in the statistics (a started one counts as
 abandoned when the playback plays its first step; a fresh one never counts
-at all).  A win of the deal of the day (:mod:`freecell.ui.progress.daily`) is kept
+at all), whatever reloads come between: the mark is kept in its saved
+head.  A win of the deal of the day (:mod:`freecell.ui.progress.daily`) is kept
 apart from the statistics, under its own key, merged the same way; the
 date comes from the page (``today``).
+
+A result whose write failed (storage full or refused) is kept and written
+at the next chance (:meth:`Progress.flush`, at every save: after a move, the
+page hidden or closed), merged into what other tabs wrote, counted once.
 
 Saving never raises: :meth:`Progress.save` says how it went (saved, failed,
 or conflict: another tab's newer moves of the same game stop the saving),
@@ -79,6 +84,8 @@ class Progress:
         self.left: str | None = None  # the game this tab left for a new deal, kept in the list
         self.left_replayed = False  # that game was left for a replay of it: gone at the first move
         self.stats_failed = False
+        self._unwritten: list[StatsEvent] = []  # counted here, not yet written: at the next chance
+        self._unwritten_days: list[date] = []
 
     # --- the games ----------------------------------------------------------------
     @property
@@ -115,6 +122,8 @@ class Progress:
         self.left_replayed = False
         if restored:
             self.state = DONE if game.is_won() else (OPEN if game.moves or game.can_redo() else FRESH)
+            if self.store.watched and self.state != DONE:
+                self.state = WATCHED  # watched before a reload: still never a win
             gid = self.game_id
             if self.state == OPEN and gid is not None and gid not in self.tally.open_games():
                 self._count(Started(gid, game_key(game)))  # the statistics lost it: count it now
@@ -162,6 +171,7 @@ class Progress:
             self._count(Abandoned(gid))
         if self.state != DONE:
             self.state = WATCHED
+            self.store.mark_watched()  # kept with the game: a reload does not make it the player's
 
     def save(self, game: Game) -> SaveOutcome:
         """Write what changed (the page does, for the session's ``SaveGame``): saved, failed or conflict.
@@ -169,6 +179,7 @@ class Progress:
         A failed write of the statistics since the last save makes it ``failed`` too.
         """
         result = self.store.save(game, self.wall())
+        self.flush()  # the statistics a failed write kept back: now, if storage takes them
         for dropped in result.dropped:
             self._count(Abandoned(dropped.id))
         if result.outcome is SaveOutcome.CONFLICT:
@@ -180,23 +191,60 @@ class Progress:
 
     # --- the statistics --------------------------------------------------------------
     def _count(self, change: StatsEvent) -> None:
-        applied = apply(self.local.read(KEY_STATS), change)
-        if not self.local.write(KEY_STATS, applied.text):
+        self._unwritten.append(change)
+        self._write_stats()
+
+    def _write_stats(self) -> bool:
+        """Merge what is not written yet into the statistics stored now, and write them.
+
+        A write that fails keeps the events for the next chance (the next
+        save, the page hidden or closed); merging is by game id (a game
+        starts, is won or abandoned once), so each counts exactly once, and
+        whatever other tabs wrote in between is kept.
+        """
+        text: object = self.local.read(KEY_STATS)
+        tally = self.tally
+        for change in self._unwritten:
+            applied = apply(text, change)
+            text, tally = applied.text, applied.tally
+        self.tally = tally
+        if not self.local.write(KEY_STATS, str(text)):
             self.stats_failed = True
-        self.tally = applied.tally
+            return False
+        self._unwritten.clear()
+        return True
+
+    def flush(self) -> bool:
+        """Write the results a failed write kept back (statistics, deal of the day); whether all went."""
+        ok = True
+        if self._unwritten:
+            ok = self._write_stats()
+        if self._unwritten_days:
+            ok = self._write_daily() and ok
+        return ok
 
     def reset(self) -> None:
         """Start the statistics afresh (the deal of the day's too); the games under way count as played."""
+        self._unwritten_days.clear()
         self._count(Reset())
         self.daily = DailyRecord()
         if not self.local.write(KEY_DAILY, self.daily.to_json()):
             self.stats_failed = True
 
     def _daily_won(self, day: date) -> None:
-        applied = apply_win(self.local.read(KEY_DAILY), day)
-        if not self.local.write(KEY_DAILY, applied.text):
+        self._unwritten_days.append(day)
+        self._write_daily()
+
+    def _write_daily(self) -> bool:
+        text: object = self.local.read(KEY_DAILY)
+        for day in self._unwritten_days:
+            applied = apply_win(text, day)
+            text, self.daily = applied.text, applied.record
+        if not self.local.write(KEY_DAILY, str(text)):
             self.stats_failed = True
-        self.daily = applied.record
+            return False
+        self._unwritten_days.clear()
+        return True
 
     def reread_daily(self) -> DailyRecord:
         """Another tab changed the record of the deal of the day: read it again."""
@@ -205,5 +253,10 @@ class Progress:
 
     def reread(self) -> Tally:
         """Another tab changed the statistics: read them again (for the panel)."""
-        self.tally = read_tally(self.local.read(KEY_STATS))[0]
+        text: object = self.local.read(KEY_STATS)
+        tally = read_tally(text)[0]
+        for change in self._unwritten:  # what this tab could not write yet still counts here
+            applied = apply(text, change)
+            text, tally = applied.text, applied.tally
+        self.tally = tally
         return self.tally

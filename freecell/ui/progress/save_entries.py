@@ -14,10 +14,13 @@ in the format of :mod:`freecell.ui.progress.save_format`:
   chunk rewritten, new chunks added) and then the head that counts them;
 - a write anew (a history compacted, repaired, or not known) goes into the
   next generation, whose head is written last; the old chunks go after it;
+- only a tab that changed the game writes it: a game opened, shown or
+  reloaded and not played is never written (no revision counted up);
 - before any write the stored head is compared with the text this slot
-  last wrote or read: another tab's write makes the result
-  :attr:`SaveOutcome.CONFLICT` and nothing is written; a head that went (dropped
-  by another tab, the store cleared) is written anew;
+  last wrote or read: another tab's newer records make the result
+  :attr:`SaveOutcome.CONFLICT` and nothing is written (a head that says only
+  a newer clock is taken up); a head that went (dropped by another tab, the
+  store cleared) is written anew;
 - a failed write (full, refused) makes room by removing won games once,
   and otherwise gives :attr:`SaveOutcome.FAILED`; the slot keeps what is
   pending for the next write.
@@ -113,6 +116,25 @@ class Slot:
     pending: list[str] = field(default_factory=list)  # records not written yet
     rewrite: bool = False  # pending is the whole history, for the next generation
     conflict: bool = False
+    played: bool = True  # this tab changed the game since it took it up: only then does it write
+    watched: bool = False  # the solver played some of it: written in the head, never a win
+
+    def take_up(self, stored: str | None) -> bool:
+        """Whether ``stored`` (the head in the store now) says no more than this slot knows: the
+        same records (another tab wrote only its clock); it is then this slot's head from now on.
+
+        Only newer records (moves, undo, redo, a compaction) make another tab's write a conflict.
+        """
+        if stored is None or self.text is None:
+            return False
+        try:
+            head = read_head(stored, self.head.key)
+        except SaveFormatError:
+            return False
+        if (head.id, head.gen, head.n) != (self.head.id, self.head.gen, self.head.n):
+            return False
+        self.head, self.text = head, stored
+        return True
 
 
 def random_id() -> str:
@@ -168,8 +190,10 @@ class SaveEntries:
         return out
 
     def write(self, slot: Slot, now: float) -> SaveResult:
+        if slot.text is not None and not slot.played:
+            return SaveResult(SaveOutcome.SAVED)  # opened or shown, not played here: nothing to write
         stored = self.local.read(slot.head.key)
-        if stored != slot.text:
+        if stored != slot.text and not slot.take_up(stored):
             if slot.text is None or stored is not None:  # another tab wrote it: never over it
                 slot.conflict = True
                 return SaveResult(SaveOutcome.CONFLICT)
@@ -189,7 +213,8 @@ class SaveEntries:
             return replace(self._append(slot, now), dropped=dropped)
         if slot.rewrite:
             return self._rewrite(slot, now)
-        if not slot.pending and _same(slot.game, slot.head, len(slot.history.redo)):
+        if not slot.pending and slot.watched == slot.head.watched \
+                and _same(slot.game, slot.head, len(slot.history.redo)):
             return SaveResult(SaveOutcome.SAVED)
         return self._append(slot, now)
 
@@ -233,7 +258,8 @@ class SaveEntries:
         played = float(now) if isinstance(now, (int, float)) and math.isfinite(now) else 0.0
         return Head(old.id, old.variant, old.deal, old.board, game.rules, game.auto_move, gen, n, rev,
                     self.writer, game.moves, len(slot.history.redo), game.cards_home(), game.is_won(),
-                    min(max(0.0, game.elapsed()), 1e9 - 1), min(max(0.0, played), MAX_WALL))
+                    min(max(0.0, game.elapsed()), 1e9 - 1), min(max(0.0, played), MAX_WALL),
+                    slot.watched or old.watched)
 
     def _put(self, key: str, text: str, own: str) -> bool:
         """Write; when that fails, make room by removing the won games (not ``own``) and try once more."""

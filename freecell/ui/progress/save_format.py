@@ -18,7 +18,9 @@ The head (:class:`Head`, format ``freecell-save`` version 1) holds the start
 current generation count (``n``), a revision counted up at every write
 (``rev``) and by whom (``by``, the tab's writer id), and what the list of
 unfinished games shows without replaying anything: turns on the table, turns
-to redo, cards home, won or not, the clock, and when it was last played.
+to redo, cards home, won or not, the clock, and when it was last played;
+and ``watched`` (only when true): the solver played some of it, so it is
+never counted a win.
 
 Why this shape:
 
@@ -75,7 +77,7 @@ UNDO, REDO, RESTART = "u", "r", "s"
 NO_VARIANT = "rules"  # the key's variant part for a game of rules but no variant (older saves)
 
 _HEAD_FIELDS = frozenset({"format", "version", "id", "variant", "deal", "board", "rules", "auto_move", "gen",
-                          "n", "rev", "by", "moves", "redo", "home", "won", "elapsed", "played"})
+                          "n", "rev", "by", "moves", "redo", "home", "won", "elapsed", "played", "watched"})
 
 
 class SaveFormatError(ValueError):
@@ -139,6 +141,7 @@ class Head:
     won: bool = False
     elapsed: float = 0.0
     played: float = 0.0
+    watched: bool = False  # the solver played some of it (Show solution): never a win, whatever reloads
 
     @property
     def key(self) -> str:
@@ -153,10 +156,11 @@ class Head:
         return (f'{start},"auto_move":{_BOOL[self.auto_move]},"gen":{self.gen},"n":{self.n},'
                 f'"rev":{self.rev},"by":{json.dumps(self.by)},"moves":{self.moves},"redo":{self.redo},'
                 f'"home":{self.home},"won":{_BOOL[self.won]},"elapsed":{round(float(self.elapsed), 3)!r},'
-                f'"played":{float(self.played)!r}}}')
+                f'"played":{float(self.played)!r}{_WATCHED[self.watched]}}}')
 
 
 _BOOL = {True: "true", False: "false"}
+_WATCHED = {True: ',"watched":true', False: ""}  # only when true: heads of games never watched are unchanged
 
 
 @functools.lru_cache(maxsize=16)
@@ -210,6 +214,9 @@ def _read_head(text: object, key: str | None) -> Head:
     auto_move, won = data.get("auto_move"), data.get("won")
     if not isinstance(auto_move, bool) or not isinstance(won, bool):
         raise SaveFormatError("a saved flag is not true or false")
+    watched = data.get("watched", False)
+    if not isinstance(watched, bool):
+        raise SaveFormatError("a saved flag is not true or false")
     by = data.get("by")
     if not isinstance(by, str) or not (by == "" or ID_SHAPE.fullmatch(by)):
         raise SaveFormatError("the saved writer is wrong")
@@ -217,7 +224,8 @@ def _read_head(text: object, key: str | None) -> Head:
                 gen=_whole(data.get("gen"), 10**6), n=_whole(data.get("n"), MAX_RECORDS),
                 rev=_whole(data.get("rev"), 10**12), by=by, moves=_whole(data.get("moves"), MAX_RECORDS),
                 redo=_whole(data.get("redo"), MAX_RECORDS), home=_whole(data.get("home"), 52), won=won,
-                elapsed=_number(data.get("elapsed"), 1e9), played=_number(data.get("played"), MAX_WALL))
+                elapsed=_number(data.get("elapsed"), 1e9), played=_number(data.get("played"), MAX_WALL),
+                watched=watched)
     if key is not None and head.key != key:
         raise SaveFormatError("the saved game's head is under another game's key")
     return head

@@ -20,9 +20,11 @@ what one tab plays in a second store (``sessionStorage``), so that:
   is hidden) writes what changed since the last one: a few records and the
   head.  It says :attr:`SaveOutcome.FAILED` when a write failed (full,
   refused): the game plays on, and the next save tries again;
+- only a tab that plays writes: a game opened, shown or reloaded and not
+  played here is not written at all (a compaction waits for the next move);
 - two tabs never overwrite each other: each save first compares the stored
-  head with the one this tab last wrote or read; if another tab wrote the
-  game since, nothing is written and the save says
+  head with the one this tab last wrote or read; if another tab wrote newer
+  records of the game since (not just its clock), nothing is written and the save says
   :attr:`SaveOutcome.CONFLICT` (the page shows ``data-notice="other-tab"`` and
   offers :meth:`SaveStore.resume` of that game, which brings the newer
   moves here; :meth:`SaveStore.fork` keeps this tab's moves as a game of
@@ -233,6 +235,16 @@ class SaveStore:
         return self._slot is not None and self._slot.conflict
 
     @property
+    def watched(self) -> bool:
+        """Whether the solver played some of this tab's game (kept in its saved head)."""
+        return self._slot is not None and self._slot.watched
+
+    def mark_watched(self) -> None:
+        """The solver plays this tab's game: said in its head from the next save on."""
+        if self._slot is not None and not self._slot.watched:
+            self._slot.watched = self._slot.played = True
+
+    @property
     def stored(self) -> bool:
         """Whether this tab's game has an entry in the store (it has been saved once)."""
         return self._slot is not None and self._slot.text is not None
@@ -317,13 +329,15 @@ class SaveStore:
         except SaveFormatError:
             return self._start_over(key, clock)
         damaged = damaged or played < head.n
-        slot = Slot(game, head, history, text, tail=records[head.n - head.n % CHUNK:])
+        slot = Slot(game, head, history, text, tail=records[head.n - head.n % CHUNK:], played=damaged,
+                    watched=head.watched)
         self._slot = slot
         self._remember()
         live = len(history.turns) + len(history.redo)
         if damaged or head.n > 2 * live + COMPACT_SLACK:  # write it anew: repaired, or compacted
             slot.pending, slot.rewrite = all_records(slot), True
-            self.entries.write(slot, head.played)
+            if damaged:  # repaired now, so that the damage is said once; compacted at the next move
+                self.entries.write(slot, head.played)
         self.entries.collect(head)
         return Restored(game, resumed=True, damaged=damaged)
 
@@ -348,8 +362,8 @@ class SaveStore:
         if self._slot is None:
             return SaveResult(SaveOutcome.SAVED)
         game = self._slot.game
-        history = self._slot.history
-        self._slot = Slot(game, new_head(self._new_id(), game), history)
+        history, watched = self._slot.history, self._slot.watched
+        self._slot = Slot(game, new_head(self._new_id(), game), history, watched=watched)
         self._slot.pending = all_records(self._slot)
         self._remember()
         return self.entries.write(self._slot, now)
@@ -375,6 +389,8 @@ class SaveStore:
         if slot.conflict:
             return SaveResult(SaveOutcome.CONFLICT)
         records = slot.history.diff(game)
+        if records is None or records:
+            slot.played = True
         if records is None:  # start or redo not known: the whole history anew
             slot.pending, slot.history = records_of(game)
             slot.rewrite = slot.text is not None
@@ -405,7 +421,7 @@ class SaveStore:
         conflict = False
         if slot is not None and ours and parsed.gen is None:
             stored = self.local.read(key)
-            conflict = stored is not None and stored != slot.text
+            conflict = stored is not None and stored != slot.text and not slot.take_up(stored)
             slot.conflict = slot.conflict or conflict
         return StorageChange(KeyKind.GAME, parsed.id, ours, conflict)
 

@@ -1,0 +1,282 @@
+"""No false alarm, no lost win, no counterfeit win (issue 24): gestures, tabs, watched games,
+results kept through storage faults, host floods, verdicts, what messages name.
+
+The rules are asserted in CPython where they are pure (tests/test_saves.py,
+tests/test_session.py, tests/test_robust_logic.py); these tests check that the
+page keeps them in Chromium.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from freecell.game import Game
+from freecell.piles import CELL, Move
+from freecell.solver import Solver
+from freecell.ui.analysis import playback as pb
+from freecell.ui.progress.keyvalue import MemoryStorage
+from freecell.ui.progress.saved_games import SaveStore
+
+from .helpers import (
+    STEP_TIMEOUT,
+    deal_url,
+    expect_game,
+    open_page,
+    play_move_on_page,
+    set_visibility,
+    solution_lines,
+    wait_ready,
+)
+from .test_embed import host_server  # noqa: F401  (the fixture of the host pages' server)
+
+pytestmark = pytest.mark.browser
+
+ANSWER_TIMEOUT = 120_000  # ms: the solver worker boots its own Pyodide, slow on a busy machine
+
+
+def stored_game(page: Any) -> Game:
+    """This tab's game as saved in the page's storage, replayed in CPython."""
+    data = page.evaluate("""() => ({local: Object.fromEntries(Object.entries(localStorage)),
+                                    tab: Object.fromEntries(Object.entries(sessionStorage))})""")
+    local, tab = MemoryStorage(), MemoryStorage()
+    local.data, tab.data = dict(data["local"]), dict(data["tab"])
+    got = SaveStore(local, tab).restore(None)
+    assert got.game is not None and got.resumed
+    return got.game
+
+
+def stats(page: Any) -> dict[str, Any]:
+    return dict(json.loads(page.evaluate("() => localStorage.getItem('freecell.stats')") or "{}"))
+
+PHONE = {"width": 390, "height": 844}
+
+# Every element that scrolls itself (or clips, which makes it a scroll container too): its own
+# touch-action starts a new chain, so the page root's "pan-y" does not reach inside it.
+_SIDEWAYS_PANNERS_JS = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('*')) {
+    const cs = getComputedStyle(el);
+    const open = ['visible', 'clip'];
+    const scrolls = !open.includes(cs.overflowX) || !open.includes(cs.overflowY);
+    if (!scrolls || el.closest('svg')) continue;
+    const ta = cs.touchAction;
+    const vertical = ['pan-y', 'pinch-zoom', 'pan-up', 'pan-down'];
+    if (!(ta === 'none' || ta.split(' ').every(w => vertical.includes(w))))
+      out.push((el.id ? '#' + el.id : el.tagName.toLowerCase() + '.' + [...el.classList].join('.'))
+               + ': ' + ta);
+  }
+  return out;
+}"""
+
+
+def _touch(cdp: Any, kind: str, x: float | None = None, y: float | None = None) -> None:
+    points = [] if x is None else [{"x": x, "y": y, "id": 1}]
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def _swipe(cdp: Any, x0: float, x1: float, y: float, steps: int = 8) -> None:
+    _touch(cdp, "touchStart", x0, y)
+    for k in range(1, steps + 1):
+        _touch(cdp, "touchMove", x0 + (x1 - x0) * k / steps, y)
+    _touch(cdp, "touchEnd")
+
+
+def test_no_sideways_swipe_over_panels_bars_or_felt_leaves_the_page(open_context: Any, site: str) -> None:
+    page = open_context(has_touch=True, is_mobile=True).new_page()
+    page.set_viewport_size(PHONE)
+    page.goto(deal_url(site, 5))
+    page.goto(deal_url(site, 617))  # a page to go back to: a swipe that navigates would land there
+    wait_ready(page)
+    page.evaluate("() => { window.__stay = 1; }")
+    cdp = page.context.new_cdp_session(page)
+    w, h = PHONE["width"], PHONE["height"]
+    for name in ["settings", "rules"]:
+        page.locator(f".actionbar [data-action={name}]").first.click()
+        panel = page.locator(f"[data-panel={name}]")
+        panel.wait_for(state="visible")
+        assert page.evaluate(_SIDEWAYS_PANNERS_JS) == []
+        box = panel.bounding_box()
+        for y in (box["y"] + 40, box["y"] + box["height"] / 2):
+            for x0, x1 in ((1, w - 2), (w - 2, 1), (box["x"] + 5, box["x"] + box["width"] - 5)):
+                _swipe(cdp, x0, x1, y)
+        assert page.evaluate("() => window.__stay") == 1, "a swipe over a panel left the page"
+        assert page.evaluate("() => [scrollX, document.scrollingElement.scrollLeft]") == [0, 0]
+        page.keyboard.press("Escape")
+        panel.wait_for(state="hidden")
+    for y in (5, h / 2, h - 5):  # the status bar, the felt, the action bar
+        _swipe(cdp, 1, w - 2, y)
+        _swipe(cdp, w - 2, 1, y)
+    assert page.evaluate("() => window.__stay") == 1
+    assert page.url.endswith("deal=617")
+
+
+# --- 2. only a tab that played writes ------------------------------------------------------------
+
+_HEADS_JS = """() => Object.keys(localStorage)
+  .filter(k => k.startsWith('freecell.save.') && k.split('.').length === 5)
+  .map(k => { const h = JSON.parse(localStorage.getItem(k)); return [h.rev, h.n, h.moves]; })"""
+
+
+def _play_cell(page: Any, game: Game) -> None:
+    page.bring_to_front()  # a tab behind gets no animation frames
+    play_move_on_page(page, game, next(m for m in game.legal_moves() if m.dst.kind == CELL))
+
+
+def test_a_tab_that_opens_shows_or_reloads_a_game_writes_nothing_and_loses_no_move(page: Any,
+                                                                                   site: str) -> None:
+    open_page(page, deal_url(site, 3))
+    a = Game(deal=3)
+    _play_cell(page, a)
+    page.clock.run_for(4000)  # a's clock runs: the game has started and has a time
+    set_visibility(page, "hidden")  # a is kept with its clock
+    set_visibility(page, "visible")
+    heads = page.evaluate(_HEADS_JS)
+    assert [h[1:] for h in heads] == [[1, 1]]
+    tab = page.context.new_page()  # a plain address in a second tab: a's game, shown
+    tab.goto(site)
+    wait_ready(tab)
+    expect_game(tab, a)
+    for _ in range(2):  # looked at: hidden and shown again, then reloaded
+        set_visibility(tab, "hidden")
+        set_visibility(tab, "visible")
+        tab.reload()
+        wait_ready(tab)
+        expect_game(tab, a)
+    assert page.evaluate(_HEADS_JS) == heads  # not written: no rev counted up
+    box = page.locator("[data-role=notice]")
+    _play_cell(page, a)  # a plays on: no notice, saved
+    _play_cell(page, a)
+    expect(box).to_be_hidden()
+    assert [h[1:] for h in page.evaluate(_HEADS_JS)] == [[3, 3]]
+    tab.bring_to_front()
+    tbox = tab.locator("[data-role=notice]")
+    expect(tbox).to_have_attribute("data-notice", "other-tab", timeout=STEP_TIMEOUT)  # newer moves: said
+    tab.close()
+    page.bring_to_front()
+    again = page.context.new_page()  # a reload of a's game elsewhere brings every move
+    again.goto(deal_url(site, 3))
+    wait_ready(again)
+    expect_game(again, a)
+    again.close()
+    assert json.dumps(page.evaluate(_HEADS_JS)) == json.dumps([[page.evaluate(_HEADS_JS)[0][0], 3, 3]])
+
+
+# --- 3. a watched game is never a win ------------------------------------------------------------
+
+
+def test_a_watched_game_reloaded_and_played_to_the_win_is_not_a_win(fresh_page: Any, site: str) -> None:
+    page = fresh_page
+    page.goto(deal_url(site, 617))
+    wait_ready(page)
+    winnable = page.locator("[data-status=winnable]")
+    expect(winnable).to_have_attribute("data-value", "yes", timeout=ANSWER_TIMEOUT)
+    page.locator("body").press("h")
+    expect(page.locator("[data-panel=hint]")).to_have_attribute("data-state", "found", timeout=ANSWER_TIMEOUT)
+    page.locator("[data-panel=hint] [data-action=watch]").click()
+    bar = page.locator("[data-panel=watch]")
+    page.wait_for_function("() => Number(document.querySelector('[data-panel=watch]').dataset.step) >= 3",
+                           timeout=STEP_TIMEOUT * 3)
+    page.keyboard.press("Space")  # pause
+    expect(bar).to_have_attribute("data-state", "paused")
+    set_visibility(page, "hidden")  # kept
+    page.reload()
+    wait_ready(page)
+    game = stored_game(page)
+    assert game.moves >= 3
+    expect_game(page, game)
+    result = Solver(game.position, game.rules).solve(max_nodes=200_000)
+    assert result.verdict == "solved"
+    for step in pb.plan(game.position, result.moves, game.rules, auto_move=game.auto_move):
+        play_move_on_page(page, game, step.move)  # the player plays the rest, to the win
+    assert game.is_won()
+    expect(page.locator("[data-panel=win]")).to_be_visible(timeout=STEP_TIMEOUT)
+    assert stats(page).get("won", 0) == 0
+
+
+# --- 4. results never lost to storage ------------------------------------------------------------
+
+_REFUSE_STATS_JS = """(on) => {
+  const proto = Storage.prototype;
+  if (!proto.__realSetItem) proto.__realSetItem = proto.setItem;
+  proto.setItem = on
+    ? function (k, v) {
+        if (k === 'freecell.stats') throw new DOMException('refused', 'QuotaExceededError');
+        return proto.__realSetItem.call(this, k, v);
+      }
+    : proto.__realSetItem;
+}"""
+
+
+def test_a_win_whose_statistics_write_failed_is_written_at_the_next_chance_once(page: Any,
+                                                                               site: str) -> None:
+    open_page(page, deal_url(site, 1))
+    game = Game(1)
+    try:
+        page.evaluate(_REFUSE_STATS_JS, True)  # the statistics' key only: the game itself is saved
+        for line in solution_lines(1):
+            play_move_on_page(page, game, Move.parse(line))
+        assert game.is_won()
+        expect(page.locator("[data-panel=win]")).to_be_visible(timeout=STEP_TIMEOUT)
+        assert stats(page).get("won", 0) == 0
+    finally:
+        page.evaluate(_REFUSE_STATS_JS, False)
+    set_visibility(page, "hidden")  # the next chance: the page hidden
+    got = stats(page)
+    assert (got["played"], got["won"], got["streak"]) == (1, 1, 1), got
+    set_visibility(page, "visible")
+    set_visibility(page, "hidden")
+    assert stats(page)["won"] == 1  # counted once
+
+
+# --- 5. host commands cannot flood the game ---------------------------------------------------------
+
+_COUNT_ADDRESSES_JS = """
+if (window.top !== window) {
+  window.__received = 0;
+  addEventListener("message", () => { window.__received += 1; });
+  window.__addresses = 0;  // each command obeyed sets the address once
+  const real = history.replaceState.bind(history);
+  history.replaceState = (...args) => { window.__addresses += 1; return real(...args); };
+}
+"""
+
+
+def test_a_flood_of_host_commands_is_coalesced_the_latest_deal_wins(open_context: Any, site: str,
+                                                                    request: pytest.FixtureRequest) -> None:
+    from .test_embed import InFrame, host_page, open_frame
+
+    hosts = request.getfixturevalue("host_server")
+    ctx = open_context()
+    ctx.add_init_script(_COUNT_ADDRESSES_JS)
+    page = ctx.new_page()
+    url, _origin = host_page(hosts, site, "127.0.0.1", "flood")
+    frame: InFrame = open_frame(page, url, site)
+    before = frame.evaluate("() => window.__addresses")
+    page.evaluate("""() => { for (let n = 1; n <= 3000; n++)
+        window.sendToGame({source: "freecell-host", type: "deal", deal: 10000 + n}); }""")
+    frame.wait_for_function("() => window.__received >= 3000", timeout=STEP_TIMEOUT * 3)
+    deal = frame.locator("[data-status=deal]")
+    expect(deal).to_have_attribute("data-value", "13000", timeout=STEP_TIMEOUT * 3)
+    obeyed = frame.evaluate("() => window.__addresses") - before
+    assert 1 <= obeyed <= 100, obeyed  # far fewer than 3,000: coalesced
+    game = Game(13000)
+    play_move_on_page(frame, game, next(m for m in game.legal_moves() if m.dst.kind == CELL))  # it answers
+
+
+# --- 7. messages name what they refuse ----------------------------------------------------------------
+
+
+def test_the_address_refusals_name_what_they_refuse(page: Any, site: str) -> None:
+    message = page.locator("[data-role=message]")
+    many = "&".join(f"f{i}=1" for i in range(21))
+    for query, words in (("?deal=617%E2%80%AE", "an invisible character \u2068U+202E\u2069"),
+                         ("?deal=6%E2%80%8B17", "an invisible character \u2068U+200B\u2069"),
+                         (f"?{many}", "more than 20 fields"),
+                         ("?deal=617&x=" + "a" * 200_000, "longer than 200,000 characters")):
+        open_page(page, site + query)
+        expect(message).to_contain_text(words)
+        assert "position" not in message.inner_text()
