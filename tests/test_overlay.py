@@ -110,7 +110,7 @@ def covered_strips(layout: Layout, pos: Position, bar: Rect) -> int:
     """How many cards' visible parts (a covered card's strip, an exposed card's face) ``bar`` covers."""
     spots = layout.spots(pos)
     n = 0
-    for i, col in enumerate(pos.columns):
+    for col in pos.columns:
         step = layout.fan(len(col))
         for j, c in enumerate(col):
             h = layout.card_h if j == len(col) - 1 else step

@@ -269,8 +269,8 @@ def compute_layout(
     planned_side = _side_layout(width, height, free_cells, columns, 0, min_strip, left_handed)
     if planned_side is not None and planned_side.card_w >= planned_top.card_w * SIDE_GAIN:
         side = _side_layout(width, height, free_cells, columns, longest, min_strip, left_handed)
-        assert side is not None
-        return side
+        if side is not None:  # always, for the same number of free cells
+            return side
     top = _top_layout(width, height, free_cells, columns, longest, min_strip, left_handed)
     if height > BAND * 4:
         banded = _top_layout(width, height - BAND, free_cells, columns, longest, min_strip, left_handed)
@@ -395,7 +395,7 @@ def _side_layout(
         return None
     side_cols = 2  # without free cells too: the columns stay where they are for either hand
     slots = columns + side_cols
-    per_gap = columns + 2 * side_cols + 3  # two margins, the columns' gaps, two beside each pile column and the lane
+    per_gap = columns + 2 * side_cols + 3  # the margins, the columns' gaps, two beside each pile column
     w_width = _largest(slots, per_gap, width - LANE_MIN)
     w_column = _largest(CARD_RATIO * (1 + min_strip * (PLANNED - 1)), 2, height)
     w_stack = _largest(CARD_RATIO * 4, 5, height)
