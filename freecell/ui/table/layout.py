@@ -406,6 +406,7 @@ def _side_layout(
         room = h - 2 * gap_needed(w) - w * CARD_RATIO
         return max(1, math.floor(room / (w * CARD_RATIO * min_strip) + 1e-6) + 1)
 
+    box_h = height
     if longest > capacity(card_w, height):  # smaller cards down to the readable strip, then taller
         w_long = _largest(CARD_RATIO * (1 + min_strip * (longest - 1)), 2, height)
         floor_w = min(card_w, MIN_STRIP_PX / (min_strip * CARD_RATIO))
@@ -434,7 +435,7 @@ def _side_layout(
     else:
         cells, foundations = (stacked(near, free_cells) if free_cells else ()), stacked(far, 4)
     right = max(r.x + r.w for r in (*cells, *foundations, *cols))
-    lane = Rect(right + 2 * gap, vgap, lane_w, height - 2 * vgap)
+    lane = Rect(right + 2 * gap, vgap, lane_w, box_h - 2 * vgap)  # in the box, not the taller table
     room = max(0.0, height - vgap - vgap - card_h)
     fan_max = min(card_h * MAX_FAN, room / (SPREAD - 1))
     fits = capacity(card_w, height)

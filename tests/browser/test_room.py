@@ -1,0 +1,151 @@
+"""The table uses the screen, and the bars over it cover no card a player needs (issue 25).
+
+At 390x844, 844x390 and 1280x800, on a board whose column 1 holds 20 cards:
+the hint bar, a notice (damaged storage) and a refusal on the message line
+are all on show at once, and the cards' visible parts (a covered card's
+strip, an exposed card's face) that each covers are counted from the page's
+own boxes.  Beside the table (844x390, 1280x800) the count is 0 for each;
+on a phone held upright the hint bar sits in the band below the columns (0)
+and the notice, with no room left, covers no exposed card.  Every strip is
+18 px or more, and the table spans what the layout says.  Screenshots go to
+``/tmp/shots-25/`` (look at them).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from freecell.game import Game
+from freecell.piles import Move
+from freecell.position import Position
+from freecell.ui.progress.legacy import KEY_GAME
+from tests.boards import cards
+
+from .helpers import STEP_TIMEOUT, before_load, board_url, click_card, click_pile, expect_game, open_page
+
+pytestmark = pytest.mark.browser
+SHOTS = Path("/tmp/shots-25")
+SIZES = {"390x844": (390, 844), "844x390": (844, 390), "1280x800": (1280, 800)}
+
+# each card's visible part (a covered card's strip, the last card's face) and each top-row pile,
+# in page pixels; and the boxes of the bars on show
+MEASURE_JS = """
+() => {
+  const cols = {};
+  for (const g of document.querySelectorAll('svg#table g#cards g.card')) {
+    const pile = g.getAttribute('data-pile');
+    if (!/^[0-9]+$/.test(pile)) continue;
+    (cols[pile] = cols[pile] || []).push([+g.getAttribute('data-index'), g.getBoundingClientRect(),
+                                          g.getAttribute('data-card')]);
+  }
+  const parts = [], strips = [], exposed = [];
+  for (const list of Object.values(cols)) {
+    list.sort((a, b) => a[0] - b[0]);
+    list.forEach(([i, r, card], k) => {
+      const last = k === list.length - 1;
+      const bottom = last ? r.bottom : list[k + 1][1].top;
+      parts.push({card, x: r.left, y: r.top, w: r.width, h: bottom - r.top, last});
+      if (!last) strips.push(bottom - r.top);
+    });
+  }
+  const piles = Array.from(document.querySelectorAll('svg#table g#piles .pile')).map(p => {
+    const r = p.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height};
+  });
+  const bars = {};
+  for (const [name, sel] of [['hint', '[data-panel=hint]'], ['notice', '[data-role=notice]'],
+                             ['message', '[data-role=message]']]) {
+    const el = document.querySelector(sel);
+    const r = el.getBoundingClientRect();
+    const shown = !el.hidden && r.width > 0 && el.textContent.trim() !== '' &&
+                  getComputedStyle(el).opacity !== '0';
+    bars[name] = shown ? {x: r.left, y: r.top, w: r.width, h: r.height} : null;
+  }
+  const card = document.querySelector('svg#table g#cards g.card').getBoundingClientRect();
+  return {parts, strips, piles, bars, cardWidth: card.width, columnPiles: Object.keys(cols).length};
+}
+"""
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"]) > 0.5
+            and min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"]) > 0.5)
+
+
+def twenty_card_board() -> Position:
+    run = list(cards("KS QH JC TD 9S 8H 7C 6D 5S 4H 3C 2D"))
+    rest = [c for c in range(52) if c not in run]
+    cols = [tuple(rest[:8] + run)] + [tuple(rest[8:][i::7]) for i in range(7)]
+    return Position(tuple(cols), (None,) * 4, (0, 0, 0, 0))
+
+
+def refused_move(game: Game) -> Move:
+    for dst in range(2, 9):
+        move = Move.parse(f"1{dst}")
+        if game.check(move) is not None:
+            return move
+    raise AssertionError("no refused move from column 1")
+
+
+def show_all_bars(page: Any, site: str, size: tuple[int, int]) -> Game:
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    before_load(page, f"localStorage.setItem({json.dumps(KEY_GAME)}, '[[[');")  # damaged: a notice
+    pos = twenty_card_board()
+    open_page(page, board_url(site, pos))
+    game = Game(position=pos)
+    expect_game(page, game)
+    expect(page.locator("[data-role=notice]")).to_be_visible(timeout=STEP_TIMEOUT)
+    page.locator(".actionbar [data-action=hint]").click()
+    expect(page.locator("[data-panel=hint]")).to_be_visible(timeout=STEP_TIMEOUT)
+    move = refused_move(game)
+    click_card(page, "2D")
+    click_pile(page, move.dst.text())
+    expect(page.locator("[data-role=message][data-reason]")).to_be_visible(timeout=STEP_TIMEOUT)
+    return game
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_20_card_column_with_every_bar_on_show(page: Any, site: str, size: str) -> None:
+    show_all_bars(page, site, SIZES[size])
+    page.wait_for_function("() => !document.querySelector('svg#table .card.animating')", timeout=STEP_TIMEOUT)
+    m = page.evaluate(MEASURE_JS)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{size}-20-cards-bars.png"))
+    covered = {name: [p["card"] for p in m["parts"] if bar is not None and overlap(p, bar)]
+               for name, bar in m["bars"].items()}
+    on_piles = {name: sum(overlap(p, bar) for p in m["piles"]) for name, bar in m["bars"].items()
+                if bar is not None}
+    print(size, "card width", round(m["cardWidth"], 1), "covered", {k: len(v) for k, v in covered.items()},
+          "min strip", round(min(m["strips"]), 1))
+    assert m["bars"]["hint"] is not None and m["bars"]["notice"] is not None
+    assert min(m["strips"]) >= 18 - 0.5
+    exposed = {p["card"] for p in m["parts"] if p["last"]}
+    for name, hit in covered.items():
+        assert not exposed & set(hit), (name, hit)  # never an exposed card
+    if size == "390x844":
+        assert covered["hint"] == []  # the band below the columns
+    else:
+        assert covered == {"hint": [], "notice": [], "message": []}, covered
+        assert on_piles == {name: 0 for name in on_piles}, on_piles
+
+
+@pytest.mark.parametrize(("size", "least_width", "least_span"),
+                         [("390x844", 45, 0.95), ("844x390", 52, 0.75), ("1280x800", 95, 0.8)])
+def test_the_cards_use_the_screen(page: Any, site: str, size: str, least_width: float,
+                                  least_span: float) -> None:
+    w, h = SIZES[size]
+    page.set_viewport_size({"width": w, "height": h})
+    open_page(page, board_url(site, Game(1).position))
+    m = page.evaluate(MEASURE_JS)
+    xs = [p["x"] for p in m["piles"]] + [p["x"] for p in m["parts"]]
+    xe = [p["x"] + p["w"] for p in m["piles"]] + [p["x"] + p["w"] for p in m["parts"]]
+    area = page.evaluate("() => document.getElementById('table-area').getBoundingClientRect().width")
+    span = (max(xe) - min(xs)) / area  # of the table's area: the buttons beside it in landscape left out
+    print(size, "card width", round(m["cardWidth"], 1), "span", round(min(xs)), round(max(xe)),
+          f"of {area:.0f}: {span:.0%}")
+    assert m["cardWidth"] >= least_width
+    assert span >= least_span
