@@ -119,6 +119,7 @@ class Page:
             self.view.reshape(rules.free_cells, rules.columns)
         if change.texts:
             translate_page(s.cat)
+            self.chrome.bars.retranslate(s.cat)
             self.chrome.panels.build_rules(s.cat)
             build_language_choice(s.cat, s.settings.language)
         if self.restyle() or change.redraw or change.frames:

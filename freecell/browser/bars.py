@@ -26,6 +26,7 @@ from ..ui.session.session import Session
 from ..ui.table import overlay
 from ..ui.table.layout import Layout, Rect
 from ..ui.text.bars import hint_marks, hint_state, hint_text, notice_text, watch_play_label, watch_text
+from ..ui.text.catalogue import Catalogue
 from ..ui.text.sentences import watch_speed
 from .dom import Bindings, q, set_attr, set_hidden, set_text
 from .view import TableView
@@ -43,6 +44,7 @@ class Bars:
         self._marks: object = None
         self._placed: dict[str, object] = {}  # what each floating bar was placed for
         self._lane: object = None
+        self._shown = MessageLine("")
         self._message_timer: Any = None
 
     def resized(self) -> None:
@@ -204,8 +206,18 @@ class Bars:
                 must.append(hint)
             self._place("notice", box, (kind, pos, layout, hint), must, pos, first=hint is None, above=hint)
 
+    def retranslate(self, cat: Catalogue) -> None:
+        """Another language: the message on show said in it (the same few seconds), or cleared."""
+        shown = self._shown
+        if shown.text and shown.again is not None:
+            self._shown = MessageLine(shown.again(cat), shown.reason, shown.again)
+            set_text(q('[data-role="message"]'), self._shown.text)
+        elif shown.text:
+            self.say(MessageLine(""))
+
     def say(self, message: MessageLine) -> None:
         """Show ``message`` in the line under the table (``""`` clears it) for a few seconds."""
+        self._shown = message
         el = q('[data-role="message"]')
         set_text(el, message.text)
         set_attr(el, "data-reason", message.reason or None)

@@ -206,9 +206,13 @@ class Session:
         if kept and resumed and (game.moves or game.can_redo()):
             if game.clock.started and not game.is_won():
                 game.clock.start()  # it ran when the page closed
-            message = MessageLine(say.restored(self.cat))
+            message = MessageLine(say.restored(self.cat), again=say.restored)
+        elif game.deal is not None:
+            deal = game.deal
+            message = MessageLine(say.deal_started(self.cat, deal),
+                                  again=lambda cat: say.deal_started(cat, deal))
         else:
-            message = MessageLine(say.deal_started(self.cat, game.deal)) if game.deal is not None else CLEAR
+            message = CLEAR
         effects += self._analyse()
         ended = self._ended(effects)
         stuck = ended if ended is not None and self.panel is Panel.STUCK else ""  # a game won says nothing
@@ -419,7 +423,7 @@ class Session:
         if cat.lang == self.cat.lang:
             return Change()
         self.cat = cat
-        return Change(kind=ChangeKind.TEXTS, texts=True, redraw=True, message=CLEAR)
+        return Change(kind=ChangeKind.TEXTS, texts=True, redraw=True)  # the message line says itself anew
 
     # --- panels ---------------------------------------------------------------------
     def open_panel(self, name: str) -> Change:
