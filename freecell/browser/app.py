@@ -90,7 +90,7 @@ class Page:
         if self.events.settings_panel is not None:
             self.events.settings_panel.select_tab("game")
         self.apply(s.opening.start(boot))
-        for name in ("new", "settings", "hint"):
+        for name in ("new", "game-menu", "settings", "hint"):
             q(f'.actionbar [data-action="{name}"]').removeAttribute("disabled")
         document.documentElement.dataset.state = "ready"
         if self.client.worker is None and not self.client.dead:

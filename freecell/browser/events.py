@@ -352,6 +352,7 @@ class Events:
             "undo": s.undo, "redo": s.redo, "hint": s.hint, "finish": s.finish,
             "back-to-winnable": s.back_to_winnable,
             "rules": lambda: s.open_panel("rules"), "settings": lambda: s.open_panel("settings"),
+            "game-menu": lambda: s.open_panel("game"),
             "stats": lambda: s.open_panel("stats"), "unfinished": lambda: s.open_panel("unfinished"),
             "close": s.close_panels, "look": s.close_panels,
             "new": opening.new_deal, "replay": opening.replay, "daily": opening.daily,

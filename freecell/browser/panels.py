@@ -51,12 +51,12 @@ class Panels:
             self._stats(s)
         elif name is Panel.UNFINISHED:
             self._unfinished(s)
-        elif name is Panel.SETTINGS:
+        elif name is Panel.GAME:
             error = q('[data-role="deal-error"]')
             code = s.opening.deal_error
             set_text(error, deal_error_text(s.cat, code))
             set_attr(error, "data-code", code)
-        if name in (Panel.SETTINGS, Panel.STATS):
+        if name in (Panel.GAME, Panel.STATS):
             for item in _daily(s):
                 for el in qa(f'[data-role="{item.name}"], [data-stat="{item.name}"]'):
                     set_attr(el, "data-value", item.value)
@@ -78,7 +78,7 @@ class Panels:
             self.access.panel_opened()
         panel = q(f'[data-panel="{name}"]')
         panel.hidden = False
-        if name is Panel.SETTINGS:
+        if name is Panel.GAME:
             q('[data-field="deal"]').value = "" if s.game.deal is None else str(s.game.deal)
         elif name is Panel.STATS:
             set_hidden(q('[data-role="stats-confirm"]'), True)

@@ -54,6 +54,7 @@ class Panel(StrEnum):
     STUCK = "stuck"  # no move left
     RULES = "rules"
     SETTINGS = "settings"
+    GAME = "game"  # the game menu: new deal, replay, a deal number, the daily deal, unfinished, stats, share
     STATS = "stats"
     UNFINISHED = "unfinished"  # the unfinished games
     SHARE = "share"  # the link to copy by hand

@@ -430,7 +430,7 @@ class Session:
         if name not in tuple(Panel):
             return Change()
         self.panel = Panel(name)
-        if self.panel is Panel.SETTINGS:
+        if self.panel is Panel.GAME:
             self.opening.clear_deal_error()
         return Change(kind=ChangeKind.PANEL)
 
