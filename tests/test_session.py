@@ -803,3 +803,18 @@ def test_the_message_line_is_said_again_in_another_language() -> None:
     assert line.again(catalogue("fr")) == catalogue("fr").t("deal.started", n=7) != line.text
     switched = s.set_catalogue(catalogue("fr"))
     assert switched.texts and switched.message is None  # the page says the line on show anew
+
+
+def test_the_first_card_selected_by_a_tap_brings_one_tip() -> None:
+    s = session("?board=" + quote(Game(1).position.to_text()))
+    pos = s.position
+    card = next((i, len(c) - 1) for i, c in enumerate(pos.columns)
+                if s.table._home_move(column(i), len(c) - 1) is None)
+    first = s.tap_card(column(card[0]), card[1])
+    assert first.kind == "selected" and first.message is not None
+    assert first.message.text.startswith("Tip: a double tap")
+    s.tap_nothing()
+    again = s.tap_card(column(card[0]), card[1])
+    assert again.kind == "selected" and again.message is None  # once
+    moved = s.double_tap(column(card[0]), card[1])
+    assert moved.kind in ("moved", "selected")

@@ -14,19 +14,33 @@ and the notice, with no room left, covers no exposed card.  Every strip is
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from freecell.cards import card_text
 from freecell.game import Game
 from freecell.piles import Move
 from freecell.position import Position
 from freecell.ui.progress.legacy import KEY_GAME
+from freecell.ui.table.table import TableState
 from tests.boards import cards
 
-from .helpers import STEP_TIMEOUT, before_load, board_url, click_card, click_pile, expect_game, open_page
+from .helpers import (
+    STEP_TIMEOUT,
+    before_load,
+    board_url,
+    card_locator,
+    card_point,
+    click_card,
+    click_pile,
+    expect_game,
+    expect_layout,
+    open_page,
+)
 
 pytestmark = pytest.mark.browser
 SHOTS = Path("/tmp/shots-25")
@@ -149,3 +163,27 @@ def test_the_cards_use_the_screen(page: Any, site: str, size: str, least_width: 
           f"of {area:.0f}: {span:.0%}")
     assert m["cardWidth"] >= least_width
     assert span >= least_span
+
+
+def test_a_double_click_sends_a_card_to_the_best_place(page: Any, site: str) -> None:
+    """Deal 1 with the default tap: one click selects (and says the tip once), a double click moves."""
+    open_page(page, board_url(site, Game(1).position))
+    game = Game(1)
+    pos = game.position
+    # a column's exposed card that does not go home, and that the smart rule sends somewhere
+    table = TableState(game)
+    i, move = next((i, m) for i, c in enumerate(pos.columns)
+                   if (m := table.smart_move(Move.parse(f"{i + 1}h").src, len(c) - 1)) is not None)
+    card = card_text(pos.columns[i][-1])
+    x, y = card_point(page, card)
+    page.mouse.click(x, y)
+    expect(card_locator(page, card)).to_have_class(re.compile(r"\bselected\b"),
+                                                   timeout=STEP_TIMEOUT)
+    expect(page.locator("[data-role=message]")).to_contain_text("double", timeout=STEP_TIMEOUT)
+    area = page.locator("#table-area").bounding_box()
+    assert area is not None
+    page.mouse.click(area["x"] + area["width"] / 2, area["y"] + area["height"] - 6)  # the felt: deselect
+    expect(card_locator(page, card)).not_to_have_class(re.compile(r"\bselected\b"))
+    page.mouse.dblclick(x, y)
+    game.play(move)
+    expect_layout(page, game.position)

@@ -76,6 +76,7 @@ class Session:
         self.watch = Watch(self)
         self.opening = Opening(self)
         self.keeping = Keeping(self)
+        self.tipped = False  # the double-tap tip was said (once a page session)
 
     # --- reading ------------------------------------------------------------
     @property
@@ -113,7 +114,17 @@ class Session:
     # --- the table ----------------------------------------------------------------
     @player_intent
     def tap_card(self, pile: Pile, index: int) -> Change:
-        return self._outcome(self.table.tap_card(pile, index))
+        change = self._outcome(self.table.tap_card(pile, index))
+        if change.kind is ChangeKind.SELECTED and not self.tipped and not self.table.smart:
+            self.tipped = True  # once: the best place is one gesture away
+            tip = MessageLine(say.double_tap_tip(self.cat), again=say.double_tap_tip)
+            change = replace(change, message=tip)
+        return change
+
+    @player_intent
+    def double_tap(self, pile: Pile, index: int) -> Change:
+        """A double tap or double click on a card: to the best place (:meth:`TableState.double_tap`)."""
+        return self._outcome(self.table.double_tap(pile, index))
 
     @player_intent
     def tap_pile(self, pile: Pile) -> Change:
