@@ -187,3 +187,39 @@ def test_a_double_click_sends_a_card_to_the_best_place(page: Any, site: str) -> 
     page.mouse.dblclick(x, y)
     game.play(move)
     expect_layout(page, game.position)
+
+
+PICKER_JS = """
+(cards) => {
+  const p = document.querySelector('[data-panel=picker]').getBoundingClientRect();
+  const hit = cards.filter(c => {
+    const r = document.querySelector(`svg#table g.card[data-card="${c}"]`).getBoundingClientRect();
+    return Math.min(r.right, p.right) - Math.max(r.left, p.left) > 0.5
+        && Math.min(r.bottom, p.bottom) - Math.max(r.top, p.top) > 0.5;
+  });
+  const small = Array.from(document.querySelectorAll('[data-panel=picker] button')).filter(b => {
+    const r = b.getBoundingClientRect(); return r.width < 44 || r.height < 44;
+  }).map(b => b.dataset.action);
+  return {hit, small};
+}
+"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_picker_sits_beside_the_run_it_picks(page: Any, site: str, size: str) -> None:
+    from .test_keyboard_a11y import RUN_BOARD, _long_press, _open_picker_page, _slide_to
+
+    page.set_viewport_size({"width": SIZES[size][0], "height": SIZES[size][1]})
+    at = _open_picker_page(page, site)
+    _long_press(page, *at)
+    for _ in range(4):  # as many as the run has
+        _slide_to(page, "picker-up")
+    col = [card_text(c) for c in RUN_BOARD.columns[0]]
+    run = col[col.index("9H"):]  # the run at the column's end, all of it picked
+    assert run == ["9H", "8S", "7H", "6S"]
+    got = page.evaluate(PICKER_JS, run)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{size}-picker.png"))
+    page.keyboard.press("Escape")
+    page.mouse.up()
+    assert got == {"hit": [], "small": []}, got

@@ -165,3 +165,28 @@ def everything(layout: Layout, pos: Position) -> list[Weighted]:
             out.append((Rect(r.x, r.y, layout.card_w, last - r.y), 1.0))
         out.append((Rect(r.x, last, layout.card_w, layout.card_h), EXPOSED))
     return out
+
+
+def beside(run: Rect, w: float, h: float, width: float, height: float,
+           margin: float = MARGIN) -> tuple[float, float]:
+    """Where a panel ``w`` x ``h`` goes beside ``run`` (the long-press picker), never over it.
+
+    To its right, else its left (the side with more room when neither has
+    enough), its middle level with the run's middle, kept inside the table's
+    ``width`` x ``height``; above or below the run only when neither side
+    has the room.
+
+    >>> beside(Rect(100, 50, 50, 200), 120, 60, 800, 600)
+    (158.0, 120.0)
+    >>> beside(Rect(700, 50, 50, 200), 120, 60, 800, 600)
+    (572.0, 120.0)
+    """
+    top = min(max(margin, run.y + run.h / 2 - h / 2), max(margin, height - h - margin))
+    right, left = run.x + run.w + margin, run.x - margin - w
+    if right + w <= width - margin / 2:
+        return right, top
+    if left >= margin / 2:
+        return left, top
+    x = min(max(margin, run.x + run.w / 2 - w / 2), max(margin, width - w - margin))
+    above = run.y - margin - h
+    return x, (above if above >= margin else min(run.y + run.h + margin, max(margin, height - h - margin)))
