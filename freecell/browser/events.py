@@ -30,7 +30,7 @@ from pyodide.ffi import jsnull
 
 from ..piles import MoveError, Pile
 from ..ui.progress.save_format import ID_SHAPE
-from ..ui.session.change import Change, MessageLine
+from ..ui.session.change import Change, MessageLine, Panel
 from ..ui.session.session import Session
 from ..ui.table.focus import KEYS, shortcut
 from ..ui.table.layout import Rect
@@ -294,6 +294,12 @@ class Events:
         if key == "Enter" and s.finishing:
             self.apply(s.finish())  # pressed again: it stops
             e.preventDefault()
+            return
+        if s.panel is Panel.WIN and shortcut(key, shift=bool(e.shiftKey), ctrl=bool(e.ctrlKey),
+                                             alt=bool(e.altKey), meta=bool(e.metaKey)) == "undo":
+            e.preventDefault()  # U takes the last move back even from the win panel (which closes)
+            self.action("undo")
+            self.access.rescue()
             return
         if self.longpress.is_open or s.panel is not None:
             return  # an open panel has the keyboard (Tab, Enter on its buttons, Escape)

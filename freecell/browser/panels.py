@@ -82,6 +82,9 @@ class Panels:
             q('[data-field="deal"]').value = "" if s.game.deal is None else str(s.game.deal)
         elif name is Panel.STATS:
             set_hidden(q('[data-role="stats-confirm"]'), True)
+        elif name is Panel.WIN:  # the way on first (not the Copy beside the deal number)
+            q('[data-panel="win"] [data-action="new"]').focus()
+            return
         elif name is Panel.SHARE:
             field = q('[data-role="share-link"]')
             field.value = s.keeping.share_url or ""
@@ -95,6 +98,11 @@ class Panels:
     def _win(self, s: Session) -> None:
         for key, text in win_values(s.cat, s.game).items():
             set_text(q(f'[data-win="{key}"]'), text)
+        for item in stats_items(s.cat, s.progress.tally, game_key(s.game)):  # the streak, the best time
+            if item.name in ("streak", "best-time"):
+                el = q(f'[data-win="{item.name}"]')
+                set_attr(el, "data-value", item.value)
+                set_text(el, item.text)
         deal_value = q('[data-win="deal"]')
         for el in (q('[data-panel="win"] dt[data-i18n="win.deal"]'), deal_value.parentElement):
             set_hidden(el, s.game.deal is None)

@@ -223,3 +223,28 @@ def test_the_picker_sits_beside_the_run_it_picks(page: Any, site: str, size: str
     page.keyboard.press("Escape")
     page.mouse.up()
     assert got == {"hit": [], "small": []}, got
+
+
+def test_the_win_panel_starts_on_new_deal_shows_the_streak_and_u_undoes(page: Any, site: str) -> None:
+    from freecell.ui.address.link import game_link
+
+    from .helpers import play_move_on_page, replay_solution
+
+    won = replay_solution(1)
+    game = Game(1)
+    for turn in won.turns[:-1]:
+        game.play(turn.move)
+    before = game.position
+    open_page(page, site + (game_link(game) or ""))
+    expect_layout(page, before)
+    play_move_on_page(page, game, won.turns[-1].move)
+    win = page.locator("[data-panel=win]")
+    expect(win).to_be_visible(timeout=STEP_TIMEOUT)
+    expect(win.locator("[data-action=new]")).to_be_focused()
+    expect(win.locator("[data-win=streak]")).to_have_attribute("data-value", "1")
+    expect(win.locator("[data-win=best-time]")).to_have_attribute("data-value", re.compile(r"^\d+$"))
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "1280x800-win-panel.png"))
+    page.keyboard.press("u")
+    expect(win).to_be_hidden()
+    expect_layout(page, before)
