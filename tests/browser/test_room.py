@@ -248,3 +248,24 @@ def test_the_win_panel_starts_on_new_deal_shows_the_streak_and_u_undoes(page: An
     page.keyboard.press("u")
     expect(win).to_be_hidden()
     expect_layout(page, before)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_game_menu_holds_the_game_and_settings_only_settings(page: Any, site: str, size: str) -> None:
+    page.set_viewport_size({"width": SIZES[size][0], "height": SIZES[size][1]})
+    open_page(page, board_url(site, Game(1).position))
+    page.locator(".actionbar [data-action=game-menu]").click()
+    menu = page.locator("[data-panel=game]")
+    expect(menu).to_be_visible(timeout=STEP_TIMEOUT)
+    for action in ("new", "replay", "daily", "play-deal", "unfinished", "stats", "share"):
+        button = menu.locator(f"[data-action={action}]")
+        expect(button).to_be_attached()
+        box = button.bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, (action, box)
+    expect(menu.locator("[data-field=deal]")).to_be_visible()
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{size}-game-menu.png"))
+    settings = page.locator("[data-panel=settings]")
+    for hook in ("[data-action=stats]", "[data-action=share]", "[data-action=unfinished]",
+                 "[data-action=daily]", "[data-field=deal]"):
+        assert settings.locator(hook).count() == 0, hook  # Settings keep only settings
