@@ -75,7 +75,7 @@ FRENCH_EXACT: dict[str, str] = {
     "action.settings": "Réglages",
 }
 FRENCH_CONTAINS: list[tuple[str, str]] = [
-    ("status.capacity", "Déplacer"),
+    ("status.capacity", "cartes à la fois"),
     ("status.capacity_label", "cellules libres"),
     ("rules.setup.body", "cellules libres"),
     ("rules.multi.body", "cellules libres"),
@@ -93,7 +93,7 @@ TERMS_EXACT: dict[str, dict[str, str]] = {
     "it": {
         "action.new": "Nuova partita",
         "action.undo": "Annulla",
-        "action.hint": "Consiglio",
+        "action.hint": "Suggerimento",
         "action.rules": "Regole",
         "pile.cell": "cella libera {n}",
         "pile.foundation": "fondazione di {n}",
@@ -339,7 +339,7 @@ def test_french_terms() -> None:
         assert fr[key] == value, key
     for key, term in FRENCH_CONTAINS:
         assert term in fr[key], f"{key} should use {term!r}"
-    assert fr["status.capacity"] == "Déplacer {n}"
+    assert fr["status.capacity"] == "{n} cartes à la fois"
 
 
 @pytest.mark.parametrize("lang", TERMS_EXACT)

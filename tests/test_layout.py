@@ -23,6 +23,7 @@ from freecell.ui.table.layout import (
     MAX_CARD_WIDTH,
     MAX_FAN,
     MIN_STRIP,
+    MIN_STRIP_PX,
     PLANNED,
     Layout,
     Rect,
@@ -88,8 +89,18 @@ def test_everything_fits_and_nothing_overlaps(size: tuple[int, int], shape: tupl
     for a, b in itertools.combinations(lay.columns, 2):
         assert a.x + a.w <= b.x + 1e-6 or b.x + b.w <= a.x + 1e-6
     for r in top_row(lay):
-        assert r.y + r.h < lay.columns[0].y  # the columns below the top rows
+        if lay.side:  # beside the columns, clear of them
+            assert all(r.x + r.w < c.x or c.x + c.w < r.x for c in lay.columns)
+        else:
+            assert r.y + r.h < lay.columns[0].y  # the columns below the top rows
         assert r.y + r.h <= h + 1e-6
+    if lay.lane is not None:  # the bars' lane: on the table, clear of every pile's own place
+        assert lay.lane.x >= 0 and lay.lane.x + lay.lane.w <= w + 1e-6 and lay.lane.y + lay.lane.h <= h + 1e-6
+        for r in top_row(lay):
+            assert lay.lane.overlap(r) == 0
+        for n in (1, 7, PLANNED):
+            col = lay.columns[0]
+            assert lay.lane.overlap(Rect(col.x, col.y, col.w, lay.column_bottom(0, n) - col.y)) == 0
     # a column up to the capacity fits, at the readable strip or wider
     assert lay.capacity >= PLANNED
     for n in (1, 7, PLANNED, lay.capacity):
@@ -175,10 +186,14 @@ def test_a_growing_column_never_rescales_the_table_within_the_capacity(
         if longest <= lay.capacity:
             continue
         small = compute_layout(w, h, cells, cols, longest, min_strip, left_handed)
-        assert small.card_w < lay.card_w
+        # smaller cards, or a taller table, or the band kept for the bars given to the column
+        assert small.card_w < lay.card_w or small.height > lay.height or (lay.lane and not small.lane)
         assert small.capacity >= longest
-        assert small.column_bottom(0, longest) <= h + 1e-6
-        assert small.fan(longest) >= small.card_h * min_strip - 1e-9
+        assert small.column_bottom(0, longest) <= small.height + 1e-6
+        assert small.fan(longest) >= min(small.card_h * min_strip, MIN_STRIP_PX) - 1e-9
+        if small.height > max(h, 160):  # taller than the box only to keep the strips readable
+            assert small.fan(longest) == pytest.approx(small.card_h * min_strip)
+            assert small.card_h * min_strip == pytest.approx(MIN_STRIP_PX) or small.card_w == lay.card_w
 
 
 def test_capacity_is_at_least_nineteen_cards_on_a_phone_held_upright() -> None:
@@ -256,8 +271,9 @@ def test_other_sizes_keep_every_strip_readable(viewport: tuple[int, int]) -> Non
         longest = max(len(c) for c in pos.columns)
         lay = compute_layout(w, h, 4, 8, longest)
         assert min(strips(lay, pos)) >= lay.card_w * cardart.TOP_STRIP - 1e-6
-        assert lay.bottom(pos) <= h + 1e-6
-        assert top + lay.bottom(pos) >= 0.55 * viewport[1]  # the table uses the screen
+        assert lay.bottom(pos) <= lay.height + 1e-6
+        band = lay.lane.h if lay.lane is not None and not lay.side else 0.0  # the bars' band below
+        assert top + lay.bottom(pos) + band >= 0.55 * viewport[1]  # the table uses the screen
 
 
 @pytest.mark.parametrize("variant", ["seahaven", "eightoff"])
@@ -267,7 +283,7 @@ def test_variants_fit_at_every_size(variant: str, viewport: tuple[int, int]) -> 
     pos = Game(1, variant=variant).position
     lay = compute_layout(w, h, len(pos.cells), len(pos.columns), max(len(c) for c in pos.columns))
     assert len(lay.columns) == len(pos.columns)
-    assert lay.bottom(pos) <= h
+    assert lay.bottom(pos) <= lay.height + 1e-6
     assert min(strips(lay, pos)) >= lay.card_w * cardart.TOP_STRIP - 1e-6
     if viewport == (390, 844):
         assert lay.card_w >= (34 if variant == "seahaven" else 45)
@@ -291,5 +307,50 @@ def test_any_size_keeps_the_rule(w: float, h: float, shape: tuple[int, int], lon
     assert 0 < lay.card_w <= MAX_CARD_WIDTH
     assert lay.gap >= min(3.0, lay.card_w * 0.12) - 1e-9
     width, height = max(w, 160.0), max(h, 160.0)
-    assert lay.column_bottom(cols - 1, max(longest, 1)) <= height + 1e-6
+    assert lay.column_bottom(cols - 1, max(longest, 1)) <= lay.height + 1e-6
+    assert lay.height == height or lay.fan(longest) == pytest.approx(lay.card_h * min_strip)
     assert all(r.x >= -1e-6 and r.x + r.w <= width + 1e-6 for r in top_row(lay) + list(lay.columns))
+
+
+# --- the targets of issue 25: the screen used, strips of 18 px or more ------------------------------
+
+
+def span(lay: Layout) -> tuple[float, float]:
+    boxes = top_row(lay) + list(lay.columns)
+    return min(r.x for r in boxes), max(r.x + r.w for r in boxes)
+
+
+def test_landscape_puts_the_piles_beside_the_columns_and_keeps_a_lane() -> None:
+    """844x390: the cards are as large as the height allows, and the bars get felt of their own."""
+    _, w, h = AREAS[(844, 390)]
+    lay = compute_layout(w, h, 4, 8, 7)
+    assert lay.side and lay.card_w >= 52  # was 45 with the top row above
+    assert lay.lane is not None and lay.lane.w >= 150 and lay.lane.h >= h - 20
+    x0, x1 = span(lay)
+    assert x1 - x0 >= 0.75 * w
+
+
+def test_desktop_spans_most_of_the_width() -> None:
+    _, w, h = AREAS[(1280, 800)]
+    lay = compute_layout(w, h, 4, 8, 7)
+    x0, x1 = span(lay)
+    assert lay.card_w >= 95  # was 84
+    assert 0.8 <= (x1 - x0) / w <= 0.92
+
+
+def test_phone_upright_keeps_a_band_for_the_bars_at_no_cost() -> None:
+    _, w, h = AREAS[(390, 844)]
+    lay = compute_layout(w, h, 4, 8, 7)
+    assert not lay.side and lay.card_w >= 45
+    assert lay.lane is not None and lay.lane.y + lay.lane.h == h and lay.lane.w == w
+    assert lay.column_bottom(0, 20) <= lay.lane.y
+
+
+@pytest.mark.parametrize("viewport", [(844, 390), (390, 844), (1280, 800)])
+@pytest.mark.parametrize("min_strip", STRIPS)
+def test_a_20_card_column_keeps_strips_of_18_px(viewport: tuple[int, int], min_strip: float) -> None:
+    _, w, h = AREAS[viewport]
+    pos = long_column(20)
+    lay = compute_layout(w, h, 4, 8, 20, min_strip)
+    assert min(strips(lay, pos)) >= MIN_STRIP_PX - 1e-6
+    assert lay.bottom(pos) <= lay.height + 1e-6

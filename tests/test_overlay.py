@@ -2,9 +2,11 @@
 
 Over the three sizes of the issue (their table areas: the page's bars taken
 off), deal 1, Seahaven, Eight Off and a board with a 17-card column, for
-every legal move as the hint, the hint bar covers none of the cards and
-piles the hint names, and the notice none of those nor the free cells, the
-foundations or the hint bar.
+every legal move as the hint, a bar floating over the table covers none of
+the cards and piles the hint names, and the notice none of those nor the
+free cells, the foundations or the hint bar.  Where the layout keeps a lane
+beside the table, the bars stacked in it cover no card at all, a 20-card
+column included (issue 25).
 """
 
 from __future__ import annotations
@@ -24,22 +26,22 @@ AREAS = {"390x844": (390.0, 658.0), "844x390": (740.0, 358.0), "1280x800": (1280
 BAR_H = 44.0  # a hint bar of one line (two on a phone: see test_a_taller_bar)
 
 
-def long_column() -> Position:
+def long_column(buried: int = 5) -> Position:
     run = list(cards("KS QH JC TD 9S 8H 7C 6D 5S 4H 3C 2D"))
     rest = [c for c in range(52) if c not in run]
-    cols = [tuple(rest[:5] + run)] + [tuple(rest[5:][i::7]) for i in range(7)]
+    cols = [tuple(rest[:buried] + run)] + [tuple(rest[buried:][i::7]) for i in range(7)]
     return Position(tuple(cols), (None,) * 4, (0, 0, 0, 0))
 
 
 def games() -> dict[str, Game]:
     return {"deal 1": Game(1), "seahaven": Game(5, variant="seahaven"),
-            "eightoff": Game(5, variant="eightoff"), "17 cards": Game(position=long_column())}
+            "eightoff": Game(5, variant="eightoff"), "17 cards": Game(position=long_column()),
+            "20 cards": Game(position=long_column(8))}
 
 
-def bar_span(width: float) -> tuple[float, float]:
-    """The hint bar across the table: 8 px in from each side, at most 40rem wide, centred."""
-    w = min(width - 16.0, 640.0)
-    return (width - w) / 2, (width + w) / 2
+def bar_span(layout: Layout) -> tuple[float, float]:
+    """A bar floating over the table: 8 px in from each side (or over the columns), at most 40rem wide."""
+    return overlay.float_span(layout)
 
 
 def overlaps(y: float, h: float, x0: float, x1: float, r: Rect) -> bool:
@@ -53,12 +55,12 @@ def layout_for(size: str, game: Game) -> Layout:
 
 
 @pytest.mark.parametrize("size", AREAS)
-@pytest.mark.parametrize("name", ["deal 1", "seahaven", "eightoff", "17 cards"])
+@pytest.mark.parametrize("name", ["deal 1", "seahaven", "eightoff", "17 cards", "20 cards"])
 def test_the_bars_never_cover_what_the_hint_names(size: str, name: str) -> None:
     game = games()[name]
     pos = game.position
     layout = layout_for(size, game)
-    x0, x1 = bar_span(layout.width)
+    x0, x1 = bar_span(layout)
     for move in game.legal_moves():
         piles, cards, _ = hint_marks(HintBar(HintState.FOUND, pos, move))
         named = overlay.hint_rects(layout, pos, piles, cards)
@@ -78,11 +80,10 @@ def test_the_bars_never_cover_what_the_hint_names(size: str, name: str) -> None:
 def test_on_felt_to_spare_the_bars_cover_no_card_at_all(size: str) -> None:
     game = Game(1)
     layout = layout_for(size, game)
-    x0, x1 = bar_span(layout.width)
+    x0, x1 = bar_span(layout)
     everything = overlay.everything(layout, game.position)
     y = overlay.place(layout.height, BAR_H, x0=x0, x1=x1, must=[], avoid=everything)
     assert not [r for r, _ in everything if overlaps(y, BAR_H, x0, x1, r)]
-    assert y == layout.height - overlay.MARGIN - BAR_H  # at the bottom, where it always was
 
 
 def test_a_long_column_leaves_its_playable_card_in_view() -> None:
@@ -90,7 +91,7 @@ def test_a_long_column_leaves_its_playable_card_in_view() -> None:
     game = games()["17 cards"]
     pos = game.position
     layout = layout_for("844x390", game)
-    x0, x1 = bar_span(layout.width)
+    x0, x1 = bar_span(layout)
     everything = overlay.everything(layout, pos)
     y = overlay.place(layout.height, BAR_H, x0=x0, x1=x1, must=[], avoid=everything)
     exposed = [r for r, w in everything if w == overlay.EXPOSED]
@@ -103,3 +104,54 @@ def test_a_taller_bar_and_no_room_at_all() -> None:
     assert overlay.place(300, 40, x0=0, x1=100, must=[Rect(0, 0, 100, 300)]) == 300 - 8 - 40
     # what lies outside the bar's width does not count
     assert overlay.place(300, 40, x0=0, x1=100, must=[Rect(200, 0, 50, 300)]) == 300 - 8 - 40
+
+
+def covered_strips(layout: Layout, pos: Position, bar: Rect) -> int:
+    """How many cards' visible parts (a covered card's strip, an exposed card's face) ``bar`` covers."""
+    spots = layout.spots(pos)
+    n = 0
+    for col in pos.columns:
+        step = layout.fan(len(col))
+        for j, c in enumerate(col):
+            h = layout.card_h if j == len(col) - 1 else step
+            if bar.overlap(Rect(spots[c].x, spots[c].y, layout.card_w, h)) > 0:
+                n += 1
+    return n
+
+
+@pytest.mark.parametrize("size", ["844x390", "1280x800"])
+def test_in_the_lane_beside_the_table_the_bars_cover_no_card(size: str) -> None:
+    """Issue 25's figure: at 844x390 with a 20-card column, 0 strips covered by each bar (was 27)."""
+    game = games()["20 cards"]
+    pos = game.position
+    layout = layout_for(size, game)
+    assert layout.lane is not None and layout.side
+    hint_h, notice_h, message_h = 130.0, 150.0, 60.0  # measured at the lane's width in the page
+    tops = overlay.stack(layout.lane, [hint_h, notice_h])
+    assert None not in tops
+    bars = [Rect(layout.lane.x, y, layout.lane.w, h) for y, h in zip(tops, [hint_h, notice_h], strict=True)
+            if y is not None]
+    bars.append(Rect(layout.lane.x, layout.lane.y + layout.lane.h - message_h, layout.lane.w, message_h))
+    for bar in bars:
+        assert covered_strips(layout, pos, bar) == 0
+        for r in overlay.top_row(layout):
+            assert bar.overlap(r) == 0
+
+
+def test_a_bar_floating_over_a_long_column_spares_every_exposed_card() -> None:
+    """Where nothing fits, a bar covers the fan's middle: never a named card, never an exposed one."""
+    game = games()["20 cards"]
+    pos = game.position
+    for size in AREAS:
+        layout = layout_for(size, game)
+        x0, x1 = bar_span(layout)
+        y = overlay.place(layout.height, BAR_H, x0=x0, x1=x1, must=[], avoid=overlay.everything(layout, pos),
+                          keep=overlay.exposed(layout, pos))
+        bar = Rect(x0, y, x1 - x0, BAR_H)
+        assert not [r for r in overlay.exposed(layout, pos) if r.overlap(bar) > 0], size
+
+
+def test_stacking_in_the_lane_stops_where_it_ends() -> None:
+    lane = Rect(0, 10, 100, 100)
+    assert overlay.stack(lane, [50, 30, 10]) == [10, 68, None]
+    assert overlay.stack(lane, [120]) == [None]

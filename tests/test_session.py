@@ -325,17 +325,22 @@ def test_a_fresh_deal_gets_its_difficulty() -> None:
     assert items["deal"].text == "#1 · easy" and items["winnable"].value == "yes"
 
 
-def test_an_unknown_verdict_resumes_the_search_once() -> None:
+def test_an_unknown_verdict_resumes_the_search_while_it_makes_progress() -> None:
+    """Issue 25: one Hint and waiting reaches a verdict: the search is not dropped after 3 + 20 s."""
     s = session()
     pos = s.position
     s.hint()
-    change = s.solver_reply(pos, rp.SolverReply(rp.Verdict.UNKNOWN, hint=s.game.legal_moves()[0]))
+    hint = s.game.legal_moves()[0]
+    change = s.solver_reply(pos, rp.SolverReply(rp.Verdict.UNKNOWN, hint=hint, nodes=9000))
     (deep,) = asks(change)
     assert deep.position == pos and deep.budget_ms == an.DEEP_BUDGET_MS
     bar = s.analysis.bar
     assert bar is not None and bar.state == HintState.FALLBACK and not bar.suggestion
-    again = s.solver_reply(pos, rp.SolverReply(rp.Verdict.UNKNOWN, hint=s.game.legal_moves()[0]))
-    assert not asks(again)
+    for nodes in (19_650, 40_000, 61_000):  # each round searched more: on again
+        (deep,) = asks(s.solver_reply(pos, rp.SolverReply(rp.Verdict.UNKNOWN, hint=hint, nodes=nodes)))
+        assert deep.position == pos
+    # a round that searched next to nothing ended at the memory cap: not asked again
+    assert not asks(s.solver_reply(pos, rp.SolverReply(rp.Verdict.UNKNOWN, hint=hint, nodes=61_100)))
 
 
 def test_a_worker_failure_never_hides_a_suggestion() -> None:
@@ -655,7 +660,7 @@ def test_the_kept_search_is_named_in_the_message() -> None:
     assert not any(m.get("type") == "error" for m in out)
 
 
-def test_an_ancestors_search_out_of_budget_goes_on_behind_once() -> None:
+def test_an_ancestors_search_out_of_budget_goes_on_behind_while_it_progresses() -> None:
     s = session("?deal=11982")
     start = s.position
     play(s, 2)
@@ -665,4 +670,93 @@ def test_an_ancestors_search_out_of_budget_goes_on_behind_once() -> None:
     assert deep.position == start and deep.budget_ms == an.DEEP_BUDGET_MS
     assert again.position == current and again.keep == start
     assert s.analysis.background == start and s.analysis.asking == current
-    assert not asks(s.solver_reply(start, rp.SolverReply(rp.Verdict.UNKNOWN)))  # once only
+    assert not asks(s.solver_reply(start, rp.SolverReply(rp.Verdict.UNKNOWN)))  # no progress: no more
+
+
+# --- issue 25: a lost game told as it is -------------------------------------------------------
+
+
+def winnable_text(s: Session) -> str:
+    items = {i.name: i for i in status_items(s.cat, s.game, s.variant(), s.level, s.verdict(), False, True,
+                                             loss=s.analysis.loss(s.line()))}
+    return items["winnable"].text
+
+
+def test_a_deal_lost_from_its_start_is_never_no_longer_winnable() -> None:
+    s = session("?deal=617&variant=seahaven")
+    start = s.position
+    s.solver_reply(start, rp.SolverReply(rp.Verdict.UNSOLVABLE))
+    assert s.analysis.loss(s.line()) is an.Loss.DEAL
+    assert winnable_text(s) == "Cannot be won"
+    s.hint()
+    bar = s.analysis.bar
+    assert bar is not None and hint_text(s.cat, bar) == "This deal cannot be won. Try another one."
+    s.play(s.game.legal_moves()[0])  # still the deal's loss, moves later
+    assert s.analysis.loss(s.line()) is an.Loss.DEAL and "longer" not in winnable_text(s)
+
+
+def test_a_position_lost_by_the_last_move_says_so() -> None:
+    s = session()
+    start = s.position
+    s.solver_reply(start, solve(start, s))
+    wrong = next(m for m in s.game.legal_moves() if m != s.analysis.known[start].rest[0])
+    s.play(wrong)
+    s.solver_reply(s.position, rp.SolverReply(rp.Verdict.UNSOLVABLE))
+    assert s.analysis.loss(s.line()) is an.Loss.MOVE
+    assert winnable_text(s) == "No longer winnable"
+    s.hint()
+    bar = s.analysis.bar
+    assert bar is not None
+    assert hint_text(s.cat, bar) == "Since your last move this game cannot be won. Undo it to play on."
+    s.play(s.game.legal_moves()[0])  # a move later: lost earlier, the plain sentence and the way back
+    assert s.analysis.loss(s.line()) is an.Loss.EARLIER
+    s.hint()
+    bar = s.analysis.bar
+    assert bar is not None and bar.back == 2 and hint_text(s.cat, bar).startswith("No solution from here")
+
+
+def test_a_loss_proven_with_nothing_winnable_before_blames_no_move() -> None:
+    """Deal 11982 played on: a later position proven lost, the start never rated."""
+    s = session("?deal=11982")
+    play(s, 3)
+    s.solver_reply(s.position, rp.SolverReply(rp.Verdict.UNSOLVABLE))
+    assert s.analysis.loss(s.line()) is an.Loss.UNSURE
+    assert winnable_text(s) == "Cannot be won"
+
+
+def test_an_unrated_hint_says_it_is_not_proven_yet() -> None:
+    s = session()
+    pos = s.position
+    s.hint()
+    hint = s.game.legal_moves()[0]
+    s.solver_reply(pos, rp.SolverReply(rp.Verdict.UNKNOWN, hint=hint, nodes=5000))
+    bar = s.analysis.bar
+    assert bar is not None and bar.state == HintState.FALLBACK
+    assert hint_text(s.cat, bar).startswith("Not proven yet")
+    assert "Try this" not in hint_text(s.cat, bar)
+
+
+def test_the_message_line_is_said_again_in_another_language() -> None:
+    """"Deal 1" stayed English after a switch: the line carries how to say it again."""
+    s = session()
+    change = s.install(Game(7))
+    line = change.message
+    assert line is not None and line.text == "Deal 7" and line.again is not None
+    assert line.again(catalogue("fr")) == catalogue("fr").t("deal.started", n=7) != line.text
+    switched = s.set_catalogue(catalogue("fr"))
+    assert switched.texts and switched.message is None  # the page says the line on show anew
+
+
+def test_the_first_card_selected_by_a_tap_brings_one_tip() -> None:
+    s = session("?board=" + quote(Game(1).position.to_text()))
+    pos = s.position
+    card = next((i, len(c) - 1) for i, c in enumerate(pos.columns)
+                if s.table._home_move(column(i), len(c) - 1) is None)
+    first = s.tap_card(column(card[0]), card[1])
+    assert first.kind == "selected" and first.message is not None
+    assert first.message.text.startswith("Tip: a double tap")
+    s.tap_nothing()
+    again = s.tap_card(column(card[0]), card[1])
+    assert again.kind == "selected" and again.message is None  # once
+    moved = s.double_tap(column(card[0]), card[1])
+    assert moved.kind in ("moved", "selected")

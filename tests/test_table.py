@@ -98,3 +98,29 @@ def test_smart_tap_with_nowhere_to_go_selects() -> None:
     # a card in a free cell goes to a column, never to another cell
     assert t.smart_move(Pile(CELL, 2), 0) is None  # 8S: no red nine exposed
     assert t.smart_move(Pile(CELL, 3), 0) == Move.parse("d4")  # the 9D onto the TC
+
+
+# --- issue 25: a double tap sends a card to the best place, whatever the tap setting ----------------
+
+
+@pytest.mark.parametrize(("pile", "index", "move"), [
+    (col(7), 5, "72"),     # 8C onto the 9H
+    (col(5), 3, "58"),     # TS: nothing builds, so the empty column
+    (col(1), 4, "18x3"),   # 9C 8D 7C: the run it heads, within the capacity
+])
+def test_a_double_tap_sends_the_card_to_the_best_place(pile: Pile, index: int, move: str) -> None:
+    t = table(smart=False)
+    first = t.tap_card(pile, index)  # the default tap selects
+    assert first.kind == "selected"
+    out = t.double_tap(pile, index)
+    assert out.kind == "moved" and out.turn is not None and out.turn.move == Move.parse(move)
+    assert t.selection is None
+
+
+def test_a_double_tap_sends_home_first_and_selects_when_nothing_takes_it() -> None:
+    t = table(smart=False)
+    out = t.double_tap(col(4), 7)  # 6H home
+    assert out.kind == "moved" and out.turn is not None and out.turn.move.dst.kind != COLUMN
+    full = table(smart=False, board=FULL)
+    out = full.double_tap(col(3), 2)  # the JD: nowhere to go
+    assert out.kind == "selected" and full.game.moves == 0

@@ -260,7 +260,7 @@ def test_a_shared_link_opens_the_same_game_and_undo_goes_back_to_its_start() -> 
     shared = s.keeping.share()
     link = next(e for e in shared.effects if isinstance(e, ch.ShareLink)).query
     assert link == game_link(s.game) and link.startswith("?deal=617&moves=")
-    s.open_panel("settings")
+    s.open_panel("game")  # share is in the game menu
     assert s.keeping.shared("copied", "http://x/" + link).message == ch.MessageLine(
         "Link copied: it opens this game at this move.")
     assert s.panel is None  # done: the panel closes and the line says so

@@ -42,7 +42,7 @@ from ..ui.session.session import Session
 from ..ui.table.layout import LARGE_MIN_STRIP, MIN_STRIP, compute_layout
 from .access import Access
 from .chrome import Chrome
-from .dom import Bindings, js_object, q
+from .dom import Bindings, js_object, q, set_attr
 from .embedding import Embedding
 from .events import Events, now
 from .i18n import browser_language, build_language_choice, fetch_catalogue, load_catalogue, translate_page
@@ -90,7 +90,7 @@ class Page:
         if self.events.settings_panel is not None:
             self.events.settings_panel.select_tab("game")
         self.apply(s.opening.start(boot))
-        for name in ("new", "settings", "hint"):
+        for name in ("new", "game-menu", "settings", "hint"):
             q(f'.actionbar [data-action="{name}"]').removeAttribute("disabled")
         document.documentElement.dataset.state = "ready"
         if self.client.worker is None and not self.client.dead:
@@ -119,6 +119,7 @@ class Page:
             self.view.reshape(rules.free_cells, rules.columns)
         if change.texts:
             translate_page(s.cat)
+            self.chrome.bars.retranslate(s.cat)
             self.chrome.panels.build_rules(s.cat)
             build_language_choice(s.cat, s.settings.language)
         if self.restyle() or change.redraw or change.frames:
@@ -162,6 +163,11 @@ class Page:
         if self.view.layout != layout:
             self.view.set_layout(layout)
             self.chrome.bars.remark()
+            self.chrome.bars.lane(layout)
+            # a column too long for the box at 18 px strips: the table is taller, and its area scrolls
+            taller = layout.height > float(box.height) + 0.5
+            self.svg.style.height = f"{layout.height:.0f}px" if taller else ""
+            set_attr(self.area, "data-scroll", "" if taller else None)
         self.view.show(pos, frames=frames, animate=animate)
         self.view.set_selected(s.table.selected_cards())
         self.access.refresh(s.cat, pos, s.table.selection, refocus=had_focus)

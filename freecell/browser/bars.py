@@ -1,10 +1,15 @@
 """The bars over and under the table: the hint bar, the playback bar, the notice line, the message line.
 
 The hint bar (``data-panel=hint``) and the notice line (``data-role=notice``)
-float over the table where :func:`freecell.ui.table.overlay.place` puts them,
-clear of the cards and piles the hint names (and, for the notice, of the free
-cells and foundations); the hint's cards and piles are marked on the table
-(``data-hint``).  The playback bar (``data-panel=watch``) shows where a
+go to the felt the layout keeps for them (``Layout.lane``): stacked down the
+lane beside the table (``data-lane="side"`` on ``#table-area``, whose
+``--lane-x`` / ``--lane-w`` the message line uses too on a phone held
+sideways), or one of them on one line in the band along the bottom
+(``data-fit="line"``).  Otherwise they float over the table where
+:func:`freecell.ui.table.overlay.place` puts them, clear of the cards and
+piles the hint names (and, for the notice, of the free cells and
+foundations), and of every exposed card if they can; the hint's cards and
+piles are marked on the table (``data-hint``).  The playback bar (``data-panel=watch``) shows where a
 solution being watched stands.  The message line (``data-role=message``) says
 a refusal or what an intent did, for a few seconds.  Texts come from
 :mod:`freecell.ui.text.bars`; everything is written only when it differs.
@@ -14,12 +19,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..position import Position
 from ..ui.analysis.playback import PlaybackState
 from ..ui.session.change import MessageLine
 from ..ui.session.session import Session
 from ..ui.table import overlay
-from ..ui.table.layout import Rect
+from ..ui.table.layout import Layout, Rect
 from ..ui.text.bars import hint_marks, hint_state, hint_text, notice_text, watch_play_label, watch_text
+from ..ui.text.catalogue import Catalogue
 from ..ui.text.sentences import watch_speed
 from .dom import Bindings, q, set_attr, set_hidden, set_text
 from .view import TableView
@@ -36,6 +43,8 @@ class Bars:
         self.bindings = bindings
         self._marks: object = None
         self._placed: dict[str, object] = {}  # what each floating bar was placed for
+        self._lane: object = None
+        self._shown = MessageLine("")
         self._message_timer: Any = None
 
     def resized(self) -> None:
@@ -63,21 +72,64 @@ class Bars:
         layout = self.view.layout
         if layout is not None:
             named = overlay.hint_rects(layout, s.position, marks[0], marks[1])
-            self._place("hint", el, (bar, layout), named, overlay.everything(layout, s.position))
+            self._place("hint", el, (bar, layout), named, s.position, first=True)
 
-    def _place(self, name: str, el: Any, what: object, must: list[Rect],
-               avoid: list[overlay.Weighted]) -> None:
-        """Put a floating bar where it covers nothing it must not (:func:`~.overlay.place`)."""
-        key = (what, str(el.textContent))
-        if self._placed.get(name) == key:
+    def lane(self, layout: Layout | None) -> None:
+        """The lane the layout keeps for the bars, told to the page's CSS (``#table-area``, ``.app``)."""
+        lane = layout.lane if layout is not None else None
+        kind = None if lane is None else "side" if layout is not None and layout.side else "band"
+        key = (kind, lane)
+        if key == self._lane:
+            return
+        self._lane = key
+        set_attr(q("#table-area"), "data-lane", kind)
+        app = q("#app")
+        if app is None:
+            return
+        if kind == "side" and lane is not None:
+            app.style.setProperty("--lane-x", f"{lane.x:.0f}px")
+            app.style.setProperty("--lane-w", f"{lane.w:.0f}px")
+        else:
+            app.style.removeProperty("--lane-x")
+            app.style.removeProperty("--lane-w")
+
+    def _place(self, name: str, el: Any, what: object, must: list[Rect], pos: Position,
+               first: bool, above: Rect | None = None) -> None:
+        """Put a bar in the lane if it fits there, else where it covers nothing it must not."""
+        layout = self.view.layout
+        key = (what, str(el.textContent), above)
+        if layout is None or self._placed.get(name) == key:
             return
         self._placed[name] = key
-        layout = self.view.layout
-        if layout is None:
+        lane = layout.lane
+        if lane is not None and layout.side:
+            set_attr(el, "data-fit", "lane")
+            if above is None:
+                top: float | None = lane.y
+            else:
+                tops = overlay.stack(lane, [above.h, float(el.offsetHeight)])
+                top = tops[1]
+            if top is not None:
+                self._top(el, top)
+                return
+        elif lane is not None and first:
+            set_attr(el, "data-fit", "line")
+            self._top(el, lane.y + max(0.0, (lane.h - float(el.offsetHeight)) / 2))
             return
-        x0 = float(el.offsetLeft)
-        top = overlay.place(layout.height, float(el.offsetHeight), x0=x0, x1=x0 + float(el.offsetWidth),
-                            must=must, avoid=avoid)
+        set_attr(el, "data-fit", "float")
+        x0, x1 = overlay.float_span(layout)
+        el.style.left = f"{x0:.0f}px"
+        el.style.width = f"{x1 - x0:.0f}px"
+        height = lane.y if lane is not None and not layout.side else layout.height
+        top = overlay.place(height, float(el.offsetHeight), x0=x0, x1=x1, must=must,
+                            avoid=overlay.everything(layout, pos), keep=overlay.exposed(layout, pos))
+        self._top(el, top)
+
+    @staticmethod
+    def _top(el: Any, top: float) -> None:
+        if str(el.getAttribute("data-fit")) != "float":
+            el.style.removeProperty("left")
+            el.style.removeProperty("width")
         el.style.top = f"{top:.0f}px"
         el.style.bottom = "auto"
 
@@ -152,10 +204,20 @@ class Bars:
             hint = self.hint_box()
             if hint is not None:
                 must.append(hint)
-            self._place("notice", box, (kind, pos, layout, hint), must, overlay.everything(layout, pos))
+            self._place("notice", box, (kind, pos, layout, hint), must, pos, first=hint is None, above=hint)
+
+    def retranslate(self, cat: Catalogue) -> None:
+        """Another language: the message on show said in it (the same few seconds), or cleared."""
+        shown = self._shown
+        if shown.text and shown.again is not None:
+            self._shown = MessageLine(shown.again(cat), shown.reason, shown.again)
+            set_text(q('[data-role="message"]'), self._shown.text)
+        elif shown.text:
+            self.say(MessageLine(""))
 
     def say(self, message: MessageLine) -> None:
         """Show ``message`` in the line under the table (``""`` clears it) for a few seconds."""
+        self._shown = message
         el = q('[data-role="message"]')
         set_text(el, message.text)
         set_attr(el, "data-reason", message.reason or None)

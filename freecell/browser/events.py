@@ -30,7 +30,7 @@ from pyodide.ffi import jsnull
 
 from ..piles import MoveError, Pile
 from ..ui.progress.save_format import ID_SHAPE
-from ..ui.session.change import Change, MessageLine
+from ..ui.session.change import Change, MessageLine, Panel
 from ..ui.session.session import Session
 from ..ui.table.focus import KEYS, shortcut
 from ..ui.table.layout import Rect
@@ -45,6 +45,7 @@ from .view import TableView
 
 DRAG_THRESHOLD_PX = 8
 TICK_MS = 250
+DOUBLE_TAP_MS = 400  # a second tap on the same card within this: a double tap
 
 Apply = Callable[[Change], None]
 
@@ -86,6 +87,7 @@ class Events:
         self._over: Pile | None = None  # the pile a drag is over (its landing is lit up)
         self.longpress = LongPress(session, view, self.area, bindings,
                                    on_select=self._picked, announce=access.announce)
+        self._last_tap: tuple[Pile, int, float] | None = None  # a tap on a card, for a double tap
         self.settings_panel: SettingsPanel | None = None
         self._reduce = window.matchMedia("(prefers-reduced-motion: reduce)")
         self._task: Any = None
@@ -248,9 +250,15 @@ class Events:
             self.apply(s.drop(p.pile, p.index, dst))
             return
         self.access.point_at(p.pile, p.index)
+        last, self._last_tap = self._last_tap, None
         if p.pile is None:
             self.apply(s.tap_nothing())
         elif p.on_card:
+            at = float(e.timeStamp)
+            if last is not None and last[:2] == (p.pile, p.index) and at - last[2] <= DOUBLE_TAP_MS:
+                self.apply(s.double_tap(p.pile, p.index))  # the second tap: to the best place
+                return
+            self._last_tap = (p.pile, p.index, at)
             self.apply(s.tap_card(p.pile, p.index))
         else:
             self.apply(s.tap_pile(p.pile))
@@ -286,6 +294,12 @@ class Events:
         if key == "Enter" and s.finishing:
             self.apply(s.finish())  # pressed again: it stops
             e.preventDefault()
+            return
+        if s.panel is Panel.WIN and shortcut(key, shift=bool(e.shiftKey), ctrl=bool(e.ctrlKey),
+                                             alt=bool(e.altKey), meta=bool(e.metaKey)) == "undo":
+            e.preventDefault()  # U takes the last move back even from the win panel (which closes)
+            self.action("undo")
+            self.access.rescue()
             return
         if self.longpress.is_open or s.panel is not None:
             return  # an open panel has the keyboard (Tab, Enter on its buttons, Escape)
@@ -352,6 +366,7 @@ class Events:
             "undo": s.undo, "redo": s.redo, "hint": s.hint, "finish": s.finish,
             "back-to-winnable": s.back_to_winnable,
             "rules": lambda: s.open_panel("rules"), "settings": lambda: s.open_panel("settings"),
+            "game-menu": lambda: s.open_panel("game"),
             "stats": lambda: s.open_panel("stats"), "unfinished": lambda: s.open_panel("unfinished"),
             "close": s.close_panels, "look": s.close_panels,
             "new": opening.new_deal, "replay": opening.replay, "daily": opening.daily,

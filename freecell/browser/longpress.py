@@ -24,6 +24,8 @@ from js import document
 from ..cards import Card
 from ..piles import COLUMN, Pile
 from ..ui.session.session import Session
+from ..ui.table import overlay
+from ..ui.table.layout import Rect
 from ..ui.table.picker import Picker
 from ..ui.text.speech import plural
 from .dom import Bindings, js_or_none
@@ -103,23 +105,18 @@ class LongPress:
 
     # --- the panel -----------------------------------------------------------------
     def _place(self, press: Press) -> None:
-        """Above the cards that can go together (so it never hides them), inside the table's box.
-
-        Below the finger if there is no room above.
-        """
+        """Beside the cards that can go together, never over them (:func:`~.overlay.beside`)."""
         picker = self.picker
         if picker is None:
             return
         col = self.session.position.columns[picker.pile.index]
-        card_el = self.view.card_el[col[picker.deepest]]
-        card = card_el.getBoundingClientRect()
+        first = self.view.card_el[col[picker.deepest]].getBoundingClientRect()
+        last = self.view.card_el[col[picker.last]].getBoundingClientRect()
         area = self.area.getBoundingClientRect()
+        run = Rect(float(first.left) - float(area.left), float(first.top) - float(area.top),
+                   float(first.width), float(last.bottom) - float(first.top))
         w, h = float(self.panel.offsetWidth), float(self.panel.offsetHeight)
-        left = float(card.left) + float(card.width) / 2 - w / 2 - float(area.left)
-        left = max(4.0, min(left, float(area.width) - w - 4.0))
-        top = float(card.top) - float(area.top) - h - PANEL_GAP_PX
-        if top < 4.0:
-            top = press.y0 - float(area.top) + 48.0
+        left, top = overlay.beside(run, w, h, float(area.width), float(area.height), PANEL_GAP_PX)
         self.panel.style.left = f"{left:.0f}px"
         self.panel.style.top = f"{top:.0f}px"
 

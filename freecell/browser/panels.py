@@ -51,12 +51,12 @@ class Panels:
             self._stats(s)
         elif name is Panel.UNFINISHED:
             self._unfinished(s)
-        elif name is Panel.SETTINGS:
+        elif name is Panel.GAME:
             error = q('[data-role="deal-error"]')
             code = s.opening.deal_error
             set_text(error, deal_error_text(s.cat, code))
             set_attr(error, "data-code", code)
-        if name in (Panel.SETTINGS, Panel.STATS):
+        if name in (Panel.GAME, Panel.STATS):
             for item in _daily(s):
                 for el in qa(f'[data-role="{item.name}"], [data-stat="{item.name}"]'):
                     set_attr(el, "data-value", item.value)
@@ -78,10 +78,13 @@ class Panels:
             self.access.panel_opened()
         panel = q(f'[data-panel="{name}"]')
         panel.hidden = False
-        if name is Panel.SETTINGS:
+        if name is Panel.GAME:
             q('[data-field="deal"]').value = "" if s.game.deal is None else str(s.game.deal)
         elif name is Panel.STATS:
             set_hidden(q('[data-role="stats-confirm"]'), True)
+        elif name is Panel.WIN:  # the way on first (not the Copy beside the deal number)
+            q('[data-panel="win"] [data-action="new"]').focus()
+            return
         elif name is Panel.SHARE:
             field = q('[data-role="share-link"]')
             field.value = s.keeping.share_url or ""
@@ -95,6 +98,11 @@ class Panels:
     def _win(self, s: Session) -> None:
         for key, text in win_values(s.cat, s.game).items():
             set_text(q(f'[data-win="{key}"]'), text)
+        for item in stats_items(s.cat, s.progress.tally, game_key(s.game)):  # the streak, the best time
+            if item.name in ("streak", "best-time"):
+                el = q(f'[data-win="{item.name}"]')
+                set_attr(el, "data-value", item.value)
+                set_text(el, item.text)
         deal_value = q('[data-win="deal"]')
         for el in (q('[data-panel="win"] dt[data-i18n="win.deal"]'), deal_value.parentElement):
             set_hidden(el, s.game.deal is None)

@@ -36,7 +36,7 @@ class StatusBar:
         """Every item as the game on the table has it."""
         items = status_items(s.cat, s.game, s.variant(), s.level, s.verdict(),
                              show_score=s.settings.flag("score"),
-                             show_winnable=s.settings.flag("winnability"))
+                             show_winnable=s.settings.flag("winnability"), loss=s.analysis.loss(s.line()))
         plans = status_plans(s.cat, items, s.level)
         clock = time_item(s.cat, s.game, s.settings.flag("timer"))
         shown = plans[self._fit(plans, "" if clock.hidden else clock.text)]

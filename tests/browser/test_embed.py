@@ -206,8 +206,8 @@ def test_embedded_game_plays_hints_and_tells_the_host(
     assert len(host_messages(page)) == 1  # one game, one "started"
     # Share in a frame: the plain page's link, copied, or offered to copy by hand where the
     # frame may not write to the clipboard (a cross-origin frame without the permission)
-    frame.locator(".actionbar [data-action=settings]").click()
-    frame.locator("[data-panel=settings] [data-action=share]").click()
+    frame.locator(".actionbar [data-action=game-menu]").click()
+    frame.locator("[data-panel=game] [data-action=share]").click()
     link = site + (game_link(game) or "")
     shared = frame.locator("[data-panel=share]")
     expect(shared.or_(frame.locator("[data-role=message]", has_text="Link copied"))).to_be_visible(

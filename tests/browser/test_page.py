@@ -602,8 +602,8 @@ def test_bad_deal_in_the_settings(page: Any, site: str) -> None:
     open_page(page, deal_url(site, DEAL))
     game = Game(deal=DEAL)
     play_move_on_page(page, game, FIRST_MOVE)
-    page.locator(".actionbar [data-action=settings]").click()
-    settings = panel(page, "settings")
+    page.locator(".actionbar [data-action=game-menu]").click()
+    settings = panel(page, "game")  # the game menu holds the deal number
     expect(settings).to_be_visible()
     field = settings.locator("[data-field=deal]")
     error = settings.locator("[data-role=deal-error]")

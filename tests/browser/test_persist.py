@@ -5,7 +5,7 @@ Written against the page's hooks: the three localStorage entries of
 ``freecell.settings``); the notice ``[data-role=notice]`` with
 ``data-notice="storage"`` (progress not saved) or ``"damaged"`` (stored data
 reset); the statistics panel ``[data-panel=stats]`` opened by
-``[data-action=stats]`` (in the settings panel), its figures
+``[data-action=stats]`` (in the game menu), its figures
 ``[data-stat=played|won|rate|streak|longest|best-score|best-time|fewest-moves]``
 with the raw value in ``data-value``, and the reset
 ``[data-action=stats-reset]`` then ``[data-action=stats-reset-confirm]``
@@ -113,8 +113,8 @@ def close_notice_and_check_it_stays_closed(page: Any, game: Game, move: Move) ->
 
 
 def open_stats(page: Any) -> Any:
-    page.locator(".actionbar [data-action=settings]").click()
-    page.locator("[data-panel=settings] [data-action=stats]").click()
+    page.locator(".actionbar [data-action=game-menu]").click()
+    page.locator("[data-panel=game] [data-action=stats]").click()
     panel = page.locator("[data-panel=stats]")
     expect(panel).to_be_visible(timeout=STEP_TIMEOUT)
     return panel
@@ -358,17 +358,17 @@ def test_statistics_after_winning_deal_1(page: Any, site: str) -> None:
     assert s.best(deal_key(1)) is not None and s.best(deal_key(1)).fewest_moves == len(lines)  # type: ignore[union-attr]
     panel.locator("[data-action=close]").click()
     # a started game left for another deal is kept, unfinished: played, not (yet) lost
-    page.locator(".actionbar [data-action=settings]").click()
-    page.locator("[data-panel=settings] [data-field=deal]").fill(str(DEAL))
-    page.locator("[data-panel=settings] [data-action=play-deal]").click()
+    page.locator(".actionbar [data-action=game-menu]").click()
+    page.locator("[data-panel=game] [data-field=deal]").fill(str(DEAL))
+    page.locator("[data-panel=game] [data-action=play-deal]").click()
     expect_status(page, "deal", DEAL)
     game = Game(deal=DEAL)
     play_move_on_page(page, game, MOVES[0])
     page.reload()  # the open game survives a reload: still one game, not two
     wait_ready(page)
-    page.locator(".actionbar [data-action=settings]").click()
-    page.locator("[data-panel=settings] [data-field=deal]").fill("1")
-    page.locator("[data-panel=settings] [data-action=play-deal]").click()
+    page.locator(".actionbar [data-action=game-menu]").click()
+    page.locator("[data-panel=game] [data-field=deal]").fill("1")
+    page.locator("[data-panel=game] [data-action=play-deal]").click()
     expect_status(page, "deal", 1)
     panel = open_stats(page)
     expect_stats(panel, played=2, won=1, rate=50, streak=1, longest=1, fewest_moves=len(lines))

@@ -134,6 +134,15 @@ def open_settings(page: Any, tab: str = "game") -> Any:
     return panel
 
 
+def open_game_menu(page: Any) -> Any:
+    """The game menu (its own panel: the deal number, the deal of the day, ...), open."""
+    menu = page.locator("[data-panel=game]")
+    if menu.is_hidden():
+        page.locator(".actionbar [data-action=game-menu]").click()
+    expect(menu).to_be_visible(timeout=STEP_TIMEOUT)
+    return menu
+
+
 def close_settings(page: Any) -> None:
     settings_panel(page).locator("[data-action=close]").click()
     expect(settings_panel(page)).to_be_hidden()
@@ -237,6 +246,7 @@ def test_the_hints_name_the_buttons(lang: str) -> None:
     t = catalogue(lang)
     assert t["action.new"] in t["settings.variant_hint"]
     assert t["action.play_deal"] in t["settings.variant_hint"]
+    assert t["action.game_menu"] in t["settings.variant_hint"]  # where Play is now
     assert "15" in t["settings.foundation_return_cost"]
     assert t["action.settings"] in t["rules.variants.intro"]
 
@@ -551,8 +561,9 @@ CONTRAST_JS = """
   check('field label', panel.querySelector('[data-tab-panel=game] label[for=variant-select]'));
   check('field hint', panel.querySelector('[data-role=variant-hint]'));
   check('list', panel.querySelector('select[data-field=variant]'));
-  check('deal field', panel.querySelector('input[data-field=deal]'));
-  check('statistics button', panel.querySelector('[data-action=stats]'));
+  const menu = document.querySelector('[data-panel=game]');
+  check('deal field', menu.querySelector('input[data-field=deal]'));
+  check('statistics button', menu.querySelector('[data-action=stats]'));
   probe.remove();
   return out;
 }
@@ -752,8 +763,9 @@ def test_each_variant_opens_from_the_settings(page: Any, site: str) -> None:
         panel = open_settings(page, "game")
         panel.locator("select[data-field=variant]").select_option(variant)
         expect(panel.locator("[data-role=variant-hint]")).to_be_visible()
-        panel.locator("[data-field=deal]").fill("5")
-        panel.locator("[data-action=play-deal]").click()
+        menu = open_game_menu(page)
+        menu.locator("[data-field=deal]").fill("5")
+        menu.locator("[data-action=play-deal]").click()
         expect_variant_table(page, variant, 5)
     # New deal starts the variant chosen, and the choice survives a reload
     set_choice(page, "game", "variant", "seahaven")
@@ -775,8 +787,9 @@ def test_the_solver_answers_for_the_variant_on_the_table(page: Any, site: str) -
     expect_status(page, "winnable", "yes", timeout=HINT_TIMEOUT)
     panel = open_settings(page, "game")
     panel.locator("select[data-field=variant]").select_option("bakers")
-    panel.locator("[data-field=deal]").fill("22")
-    panel.locator("[data-action=play-deal]").click()
+    menu = open_game_menu(page)
+    menu.locator("[data-field=deal]").fill("22")
+    menu.locator("[data-action=play-deal]").click()
     expect_status(page, "variant", "bakers")
     expect_layout(page, Game(22).position)
     expect_status(page, "winnable", "no", timeout=HINT_TIMEOUT)

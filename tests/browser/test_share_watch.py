@@ -101,8 +101,8 @@ def wait_worker(page: Any) -> None:
 def share(page: Any) -> str:
     """Press Share in the settings panel; the link it copied."""
     before = page.evaluate("() => window.__copied.length")
-    page.locator(".actionbar [data-action=settings]").click()
-    page.locator("[data-panel=settings] [data-action=share]").click()
+    page.locator(".actionbar [data-action=game-menu]").click()
+    page.locator("[data-panel=game] [data-action=share]").click()
     page.wait_for_function("(n) => window.__copied.length > n", arg=before, timeout=STEP_TIMEOUT)
     expect(message(page)).to_have_text(re.compile("^Link copied"), timeout=STEP_TIMEOUT)
     return str(page.evaluate("() => window.__copied[window.__copied.length - 1]"))
@@ -231,8 +231,8 @@ def test_the_daily_deal_won_counts_for_the_day_and_the_streak_and_par_shows(page
         yesterday = apply_win(None, DAY - timedelta(days=1)).text
         page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY_DAILY, yesterday])
         open_page(page, deal_url(site, 5))
-        page.locator(".actionbar [data-action=settings]").click()
-        daily = page.locator("[data-panel=settings] [data-role=daily]")
+        page.locator(".actionbar [data-action=game-menu]").click()
+        daily = page.locator("[data-panel=game] [data-role=daily]")
         expect(daily.locator("[data-role=daily-deal]")).to_have_attribute("data-value", str(n))
         expect(daily.locator("[data-role=daily-solved]")).to_have_attribute("data-value", "no")
         daily.locator("[data-action=daily]").click()
@@ -253,8 +253,8 @@ def test_the_daily_deal_won_counts_for_the_day_and_the_streak_and_par_shows(page
         assert 10 < value < 200
         expect(par).to_have_text(f"You: {game.moves} moves, the solver’s: {value}.")
         win.locator("[data-action=look]").click()
-        page.locator(".actionbar [data-action=settings]").click()
-        page.locator("[data-panel=settings] [data-action=stats]").click()
+        page.locator(".actionbar [data-action=game-menu]").click()
+        page.locator("[data-panel=game] [data-action=stats]").click()
         stats = page.locator("[data-panel=stats]")
         expect(stats.locator("[data-stat=daily-solved]")).to_have_attribute("data-value", "yes")
         expect(stats.locator("[data-stat=daily-streak]")).to_have_attribute("data-value", "2")
@@ -279,8 +279,8 @@ def test_the_daily_deal_is_the_same_in_another_context_far_away_offline(open_con
     other.wait_for_function("() => document.documentElement.dataset.worker === 'ready'",
                             timeout=60_000)
     ctx.set_offline(True)
-    other.locator(".actionbar [data-action=settings]").click()
-    daily = other.locator("[data-panel=settings] [data-role=daily]")
+    other.locator(".actionbar [data-action=game-menu]").click()
+    daily = other.locator("[data-panel=game] [data-role=daily]")
     expect(daily.locator("[data-role=daily-deal]")).to_have_attribute("data-value", str(n))
     daily.locator("[data-action=daily]").click()
     expect_status(other, "deal", n)
@@ -289,12 +289,12 @@ def test_the_daily_deal_is_the_same_in_another_context_far_away_offline(open_con
     page.clock.set_system_time(datetime(2025, 3, 14, 9, 30))
     try:
         open_page(page, deal_url(site, 5))
-        page.locator(".actionbar [data-action=settings]").click()
+        page.locator(".actionbar [data-action=game-menu]").click()
         expect(page.locator("[data-role=daily-deal]")).to_have_attribute("data-value", str(n))
     finally:
         page.clock.set_system_time(datetime.now())
     # the link is copied offline too
-    other.locator(".actionbar [data-action=settings]").click()
-    other.locator("[data-panel=settings] [data-action=share]").click()
+    other.locator(".actionbar [data-action=game-menu]").click()
+    other.locator("[data-panel=game] [data-action=share]").click()
     other.wait_for_function("() => window.__copied.length === 1", timeout=STEP_TIMEOUT)
     assert other.evaluate("() => window.__copied[0]") == f"{site}?deal={n}"

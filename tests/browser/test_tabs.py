@@ -127,8 +127,8 @@ def test_statistics_of_two_tabs_both_count(page: Any, site: str) -> None:
     play_cells(tab, other, 1)  # played: 2, in the other tab
     tab.close()
     page.bring_to_front()
-    page.locator(".actionbar [data-action=settings]").click()
-    page.locator("[data-panel=settings] [data-action=stats]").click()
+    page.locator(".actionbar [data-action=game-menu]").click()
+    page.locator("[data-panel=game] [data-action=stats]").click()
     expect(page.locator("[data-stat=played]")).to_have_attribute("data-value", "2")
     stored = json.loads(page.evaluate("() => localStorage.getItem('freecell.stats')"))
     assert stored["played"] == 2 and len(stored["open"]) == 2
@@ -144,8 +144,8 @@ def test_the_unfinished_games_list_opens_a_game(page: Any, site: str) -> None:
     page.locator(".actionbar [data-action=new]").click()  # the started game is kept
     expect_status(page, "moves", 0)
     assert status_value(page, "deal") != "11"
-    page.locator(".actionbar [data-action=settings]").click()
-    page.locator("[data-panel=settings] [data-action=unfinished]").click()
+    page.locator(".actionbar [data-action=game-menu]").click()
+    page.locator("[data-panel=game] [data-action=unfinished]").click()
     panel = page.locator("[data-panel=unfinished]")
     expect(panel).to_be_visible()
     items = panel.locator("[data-action=resume]")

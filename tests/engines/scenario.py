@@ -115,8 +115,8 @@ class EngineScenario:
         tab = step.tab
         tab.call("() => { window.__copied = []; Object.defineProperty(navigator, 'clipboard', {configurable:"
                  " true, value: {writeText: async (t) => { window.__copied.push(String(t)); }}}); }")
-        table.click(tab, ".actionbar [data-action=settings]")
-        table.click(tab, "[data-panel=settings] [data-action=share]")
+        table.click(tab, ".actionbar [data-action=game-menu]")
+        table.click(tab, "[data-panel=game] [data-action=share]")
         link = tab.wait("() => window.__copied[0] || (document.querySelector('[data-role=share-link]')"
                         " || {}).value", timeout=table.STEP, what="the shared link")
         assert link.startswith(step.url) and "moves=" in link, link

@@ -23,7 +23,13 @@ class writes its fields.  The rules it follows:
   press of Hint on the same position plays the move shown
   (:meth:`Analysis.take_hint`).
 - A search that ends without a verdict (the hint budget) gives its best move
-  and goes on for :data:`DEEP_BUDGET_MS` more (the worker resumes it).
+  and goes on for :data:`DEEP_BUDGET_MS` more (the worker resumes it), and
+  again after that, as long as each round searched :data:`MIN_PROGRESS`
+  nodes more (a search that reached the memory cap ends at once: it is not
+  asked again), so one Hint and waiting reaches a verdict.
+- A lost game says how it was lost (:meth:`Analysis.loss`): the deal itself
+  (its start proven lost), the last move (the position before was proven
+  winnable), earlier, or not known when.
 - The hint bar never says the player has lost: an unsolvable position gets a
   plain sentence and its ways out, and "back to the last winnable position"
   when a position earlier on the line of play was proven winnable.
@@ -46,7 +52,8 @@ from .playback import Par, ParState
 from .replies import Ask, AskSolver, CancelSolver, Reply, SolverEffect, SolverReply, Verdict
 
 HINT_BUDGET_MS = 3000
-DEEP_BUDGET_MS = 20000  # the background search that follows an unfinished one
+DEEP_BUDGET_MS = 20000  # each round of the background search that follows an unfinished one
+MIN_PROGRESS = 1000  # a round that searched fewer new nodes than this ended at the memory cap: the last
 PAR_BUDGET_MS = 10_000  # the search of the start after a win, when no solution of it is known
 MAX_KNOWN = 600  # positions remembered (a solution of 150 moves is 150 of them)
 
@@ -58,6 +65,15 @@ class Known:
     verdict: Verdict
     rest: tuple[Move, ...] = ()
     difficulty: str | None = None
+
+
+class Loss(StrEnum):
+    """How a game that cannot be won any more was lost (what the page says of it)."""
+
+    DEAL = "deal"  # the deal itself: its start is proven lost
+    MOVE = "move"  # the last move: the position before it was proven winnable
+    EARLIER = "earlier"  # a move since the last position proven winnable, some turns back
+    UNSURE = "unsure"  # lost, but nothing on the line before it was proven winnable
 
 
 class HintState(StrEnum):
@@ -80,6 +96,7 @@ class HintBar:
     move: Move | None = None
     suggestion: bool = False  # the page's own quick move, while the solver looks
     back: int | None = None  # turns to undo to the last winnable position (unsolvable only)
+    loss: Loss | None = None  # how it was lost (unsolvable only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +117,7 @@ class Analysis:
         self.asking: Position | None = None  # the position the foreground search is about
         self.deep = False  # that search is the background one after a fallback
         self.background: Position | None = None  # an ancestor's search going on behind it
-        self.deepened: set[Position] = set()  # searches given the long budget already
+        self.deepened: dict[Position, int] = {}  # searches given the long budget: their nodes then
         self.wants_hint = False
         self.bar: HintBar | None = None
         self.winnability = winnability  # the setting: every position is analysed as it comes
@@ -139,6 +156,22 @@ class Analysis:
     def _lost(self, pos: Position) -> bool:
         k = self.known.get(pos)
         return k is not None and k.verdict is Verdict.UNSOLVABLE
+
+    def loss(self, line: Sequence[Position]) -> Loss | None:
+        """How the game on ``line`` was lost, if it is proven lost (:class:`Loss`)."""
+        if self.verdict_on(line) is not Verdict.UNSOLVABLE:
+            return None
+        if self._lost(line[0]):
+            return Loss.DEAL
+        back = self.last_winnable(line)
+        if back is None:
+            return Loss.UNSURE
+        return Loss.MOVE if back == 1 and self._lost(line[-1]) else Loss.EARLIER
+
+    def _may_deepen(self, pos: Position, nodes: int) -> bool:
+        """Whether an unfinished search of ``pos`` is worth another round (it made progress)."""
+        before = self.deepened.get(pos)
+        return before is None or nodes >= before + MIN_PROGRESS
 
     def solution(self, pos: Position) -> tuple[Move, ...] | None:
         """The rest of a known solution from ``pos``, if one is known (and not empty)."""
@@ -229,26 +262,27 @@ class Analysis:
             return None
         return line[-2], rest
 
-    def deep_ask(self, pos: Position) -> Ask:
-        """Go on with an unfinished search of ``pos`` (the worker resumes it), once."""
+    def deep_ask(self, pos: Position, nodes: int = 0) -> Ask:
+        """Go on with an unfinished search of ``pos`` (the worker resumes it), ``nodes`` searched so far."""
         self.asking = pos
         self.deep = True
-        self.deepened.add(pos)
         if len(self.deepened) > MAX_KNOWN:
             self.deepened.clear()
+        self.deepened[pos] = nodes
         return Ask(pos, self.rules, DEEP_BUDGET_MS, self.background)
 
-    def deepen_ancestor(self, line: Sequence[Position], pos: Position) -> list[Ask]:
+    def deepen_ancestor(self, line: Sequence[Position], pos: Position, nodes: int = 0) -> list[Ask]:
         """The search of ``pos``, earlier on the line of play, ran out of its budget: go on behind.
 
         Its proof would answer every position after it, so it gets the long
-        budget once, in the background of the position on the table (asked
-        again, as the worker holds one search in front and one behind).
+        budget again while it makes progress, in the background of the
+        position on the table (asked again, as the worker holds one search in
+        front and one behind).
         """
-        if pos in self.deepened or pos in self.known or self.background not in (None, pos):
+        if not self._may_deepen(pos, nodes) or pos in self.known or self.background not in (None, pos):
             return []
         current = line[-1]
-        out = [self.deep_ask(pos)]  # it is the search in front for a moment
+        out = [self.deep_ask(pos, nodes)]  # it is the search in front for a moment
         if self.verdict_on(line) is Verdict.UNKNOWN and not current.is_won() and self.winnability:
             out.append(Ask(current, self.rules, HINT_BUDGET_MS, pos, self._path(line)))
             self.asking, self.deep, self.background = current, False, pos
@@ -310,10 +344,10 @@ class Analysis:
         effects: list[SolverEffect] = []
         current = pos == line[-1]
         verdict = self.verdict_on(line)
-        if current and reply.verdict is Verdict.UNKNOWN and pos not in self.deepened:
-            effects.append(AskSolver(self.deep_ask(pos)))  # the worker resumes the same search
+        if current and reply.verdict is Verdict.UNKNOWN and self._may_deepen(pos, reply.nodes):
+            effects.append(AskSolver(self.deep_ask(pos, reply.nodes)))  # the worker resumes the same search
         elif not current and reply.verdict is Verdict.UNKNOWN:
-            effects += [AskSolver(ask) for ask in self.deepen_ancestor(line, pos)]
+            effects += [AskSolver(ask) for ask in self.deepen_ancestor(line, pos, reply.nodes)]
         elif not current and verdict is Verdict.UNSOLVABLE and self.asking is not None:
             self.asking = None  # an ancestor was proven lost: the search of this position is moot
             effects.append(CancelSolver())
@@ -382,7 +416,7 @@ class Analysis:
             self.bar = HintBar(HintState.WON, pos)
             return self.bar
         if self.verdict_on(line) is Verdict.UNSOLVABLE:
-            self.bar = HintBar(HintState.UNSOLVABLE, pos, back=self.last_winnable(line))
+            self.bar = HintBar(HintState.UNSOLVABLE, pos, back=self.last_winnable(line), loss=self.loss(line))
             return self.bar
         known = self.hint_move(pos)
         if known is not None and known[0] is not None and check_move(pos, known[0], self.rules) is None:

@@ -13,12 +13,17 @@ copied) comes back as an intent.  Nothing here touches a DOM.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from ...position import Position
 from ..address.embed import HostEvent
 from ..analysis.replies import AskSolver, CancelSolver
+
+if TYPE_CHECKING:
+    from ..text.catalogue import Catalogue
 
 
 class ChangeKind(StrEnum):
@@ -49,6 +54,7 @@ class Panel(StrEnum):
     STUCK = "stuck"  # no move left
     RULES = "rules"
     SETTINGS = "settings"
+    GAME = "game"  # the game menu: new deal, replay, a deal number, the daily deal, unfinished, stats, share
     STATS = "stats"
     UNFINISHED = "unfinished"  # the unfinished games
     SHARE = "share"  # the link to copy by hand
@@ -64,10 +70,15 @@ class Notice(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class MessageLine:
-    """The one-line message under the table: ``text`` (``""`` clears it), a refusal's ``reason``."""
+    """The one-line message under the table: ``text`` (``""`` clears it), a refusal's ``reason``.
+
+    ``again`` says it in another language: a language switch while the line
+    is on show says it anew (a message without it goes).
+    """
 
     text: str
     reason: str | None = None
+    again: Callable[[Catalogue], str] | None = field(default=None, compare=False)
 
 
 CLEAR = MessageLine("")

@@ -145,7 +145,7 @@ class Keeping:
         if how == "cancelled":
             return Change()
         if how in ("copied", "shared"):  # done: the panel it came from closes, the line says so
-            if s.panel in (Panel.SETTINGS, Panel.WIN, Panel.SHARE):
+            if s.panel in (Panel.GAME, Panel.SHARE):  # the win panel stays: its result is still to read
                 s.close_panels()
             text = say.shared(s.cat, how)
             return Change(kind=ChangeKind.PANEL, message=MessageLine(text), announce=text)

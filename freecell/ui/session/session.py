@@ -76,6 +76,7 @@ class Session:
         self.watch = Watch(self)
         self.opening = Opening(self)
         self.keeping = Keeping(self)
+        self.tipped = False  # the double-tap tip was said (once a page session)
 
     # --- reading ------------------------------------------------------------
     @property
@@ -113,7 +114,17 @@ class Session:
     # --- the table ----------------------------------------------------------------
     @player_intent
     def tap_card(self, pile: Pile, index: int) -> Change:
-        return self._outcome(self.table.tap_card(pile, index))
+        change = self._outcome(self.table.tap_card(pile, index))
+        if change.kind is ChangeKind.SELECTED and not self.tipped and not self.table.smart:
+            self.tipped = True  # once: the best place is one gesture away
+            tip = MessageLine(say.double_tap_tip(self.cat), again=say.double_tap_tip)
+            change = replace(change, message=tip)
+        return change
+
+    @player_intent
+    def double_tap(self, pile: Pile, index: int) -> Change:
+        """A double tap or double click on a card: to the best place (:meth:`TableState.double_tap`)."""
+        return self._outcome(self.table.double_tap(pile, index))
 
     @player_intent
     def tap_pile(self, pile: Pile) -> Change:
@@ -206,9 +217,13 @@ class Session:
         if kept and resumed and (game.moves or game.can_redo()):
             if game.clock.started and not game.is_won():
                 game.clock.start()  # it ran when the page closed
-            message = MessageLine(say.restored(self.cat))
+            message = MessageLine(say.restored(self.cat), again=say.restored)
+        elif game.deal is not None:
+            deal = game.deal
+            message = MessageLine(say.deal_started(self.cat, deal),
+                                  again=lambda cat: say.deal_started(cat, deal))
         else:
-            message = MessageLine(say.deal_started(self.cat, game.deal)) if game.deal is not None else CLEAR
+            message = CLEAR
         effects += self._analyse()
         ended = self._ended(effects)
         stuck = ended if ended is not None and self.panel is Panel.STUCK else ""  # a game won says nothing
@@ -419,14 +434,14 @@ class Session:
         if cat.lang == self.cat.lang:
             return Change()
         self.cat = cat
-        return Change(kind=ChangeKind.TEXTS, texts=True, redraw=True, message=CLEAR)
+        return Change(kind=ChangeKind.TEXTS, texts=True, redraw=True)  # the message line says itself anew
 
     # --- panels ---------------------------------------------------------------------
     def open_panel(self, name: str) -> Change:
         if name not in tuple(Panel):
             return Change()
         self.panel = Panel(name)
-        if self.panel is Panel.SETTINGS:
+        if self.panel is Panel.GAME:
             self.opening.clear_deal_error()
         return Change(kind=ChangeKind.PANEL)
 

@@ -82,10 +82,17 @@ class Target:
 
 
 def _geometry(pos: Position, layout: Layout | None) -> Layout:
-    """Where the piles are drawn: the page's layout, else a standard one for ``pos``."""
-    if layout is not None and len(layout.cells) == len(pos.cells) and len(layout.columns) == len(pos.columns):
+    """Where the piles are drawn: the page's layout, else a standard one for ``pos``.
+
+    With the piles beside the columns (``Layout.side``) the keys still read the
+    table as a top row over the columns (the order the keys have always had),
+    from a standard layout with the page's own hand.
+    """
+    if (layout is not None and not layout.side and len(layout.cells) == len(pos.cells)
+            and len(layout.columns) == len(pos.columns)):
         return layout
-    return compute_layout(1000.0, 800.0, len(pos.cells), len(pos.columns))
+    left = layout.foundations[0].x < layout.columns[0].x if layout is not None and layout.side else False
+    return compute_layout(1000.0, 1400.0, len(pos.cells), len(pos.columns), left_handed=left)
 
 
 def _rows(pos: Position, layout: Layout | None) -> list[list[tuple[Pile, Rect]]]:

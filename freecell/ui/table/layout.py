@@ -17,8 +17,8 @@ The rule:
    :data:`freecell.ui.table.cardart.TOP_STRIP`), then a margin; and at most
    :data:`MAX_CARD_WIDTH`.  Every column up to :attr:`Layout.capacity` cards
    (at least :data:`PLANNED`; more where the width limits the cards, as on a
-   phone held upright: 33 on a 390 x 658 table, where 19, the longest a
-   FreeCell column can be, is far within) fits at that strip, so a growing
+   phone held upright: 30 on a 390 x 658 table, its bars' band kept, where
+   19, the longest a FreeCell column can be, is far within) fits at that strip, so a growing
    column never rescales the table: the layout is the same value whatever
    the columns hold.  Only a column longer than the capacity (``longest``)
    makes the cards smaller, just enough for it to fit.  :data:`PLANNED` is
@@ -35,6 +35,19 @@ The rule:
    that uses a tall screen, and only a long column tightens, down to the
    readable strip at :attr:`Layout.capacity` cards.
 
+3. **The piles beside the columns, where the height is short.**  On a
+   table wider than it is tall (a phone held sideways, a desktop window),
+   the free cells stand in a column left of the columns and the foundations
+   right of them (mirrored for left-handed players), so that the columns
+   have the whole height: cards 52 px instead of 45 at 844 x 390, 96 instead
+   of 84 at 1280 x 800.  The felt beyond (:data:`LANE_MIN` or more) is the
+   bars' lane (``Layout.lane``).  On a phone held upright a band
+   (:data:`BAND`) is kept for them along the bottom instead, where it costs
+   the cards nothing.
+4. **Never tighter than 18 px.**  A column too long for the box at
+   :data:`MIN_STRIP_PX` makes the table taller than its box (the page
+   scrolls it), not the strips thinner.
+
 When the top row is wider than the columns (Eight Off: 8 free cells and 4
 foundations over 8 columns) and the table is tall enough, the top row is
 split in two, the free cells above the foundations, if the cards come out
@@ -42,17 +55,17 @@ clearly bigger that way (a phone held upright).
 
     >>> lay = compute_layout(390, 658)     # a phone held upright, its table area
     >>> round(lay.card_w, 1), round(lay.gap, 1), lay.capacity
-    (45.1, 3.2, 33)
+    (45.1, 3.2, 30)
     >>> round(lay.fan(7), 1), round(lay.fan(17), 1)    # a deal's column, a long one
-    (53.7, 32.5)
-    >>> lay == compute_layout(390, 658, longest=33) != compute_layout(390, 658, longest=34)
+    (51.6, 29.0)
+    >>> lay == compute_layout(390, 658, longest=30) != compute_layout(390, 658, longest=31)
     True
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...cards import Card, make_card
 from ...piles import CELL, COLUMN, FOUNDATION, Pile
@@ -68,6 +81,11 @@ MAX_CARD_WIDTH = 120.0
 GAP = 0.12  # gap between cards, as a fraction of card width, on a table wide enough
 MIN_GAP = 3.0  # the narrowest gap, in pixels (a phone held upright)
 GAP_SLOPE, GAP_CUT = 0.16, 4.0  # the gap a narrow table needs at least: 0.16 w - 4 px, from 3 px
+MIN_STRIP_PX = 18.0  # a long column never fans tighter than this: the table grows taller (and scrolls)
+LANE_MIN = 150.0  # the narrowest lane beside the table that the bars (hint, notice, message) may use
+LANE_MAX = 360.0  # a wider lane is not needed: the table and its lane are centred together
+BAND = 56.0  # the band along the table's bottom kept for the bars where no lane fits beside it
+SIDE_GAIN = 1.1  # the piles beside the columns only when the cards come out this much bigger
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +128,8 @@ class Layout:
     fan_max: float  # the widest fan, in pixels
     room: float  # how far below a column's first card its last card may lie
     capacity: int  # the longest column that fits at the tightest fan
+    lane: Rect | None = None  # felt kept for the bars: beside the table, or a band along its bottom
+    side: bool = False  # the free cells and foundations stand beside the columns, not above them
 
     def fan(self, length: int) -> float:
         """Distance between the cards of a column of ``length`` cards: its own fan."""
@@ -234,6 +254,42 @@ def compute_layout(
 ) -> Layout:
     """The layout of a table ``width`` x ``height`` pixels (the table area's box).
 
+    The piles stand beside the columns (:func:`_side_layout`) where the cards
+    come out :data:`SIDE_GAIN` bigger that way, with a lane for the bars
+    beside them (a phone held sideways, a desktop); otherwise the top row is
+    above the columns, with a :data:`BAND` kept along the bottom for the bars
+    when that costs the cards nothing (a phone held upright).  A column
+    longer than fits at :data:`MIN_STRIP_PX` makes the table taller than its
+    box (``Layout.height``): the page scrolls it.
+    """
+    width = max(width, 160.0)
+    height = max(height, 160.0)
+    # which arrangement is chosen for the planned columns, so that a long column never switches it
+    planned_top = _top_layout(width, height, free_cells, columns, 0, min_strip, left_handed)
+    planned_side = _side_layout(width, height, free_cells, columns, 0, min_strip, left_handed)
+    if planned_side is not None and planned_side.card_w >= planned_top.card_w * SIDE_GAIN:
+        side = _side_layout(width, height, free_cells, columns, longest, min_strip, left_handed)
+        if side is not None:  # always, for the same number of free cells
+            return side
+    top = _top_layout(width, height, free_cells, columns, longest, min_strip, left_handed)
+    if height > BAND * 4:
+        banded = _top_layout(width, height - BAND, free_cells, columns, longest, min_strip, left_handed)
+        if banded.card_w >= top.card_w - 1e-9 and banded.height <= height - BAND + 1e-9:
+            return replace(banded, height=height, lane=Rect(0.0, height - BAND, width, BAND))
+    return top
+
+
+def _top_layout(
+    width: float,
+    height: float,
+    free_cells: int,
+    columns: int,
+    longest: int,
+    min_strip: float,
+    left_handed: bool,
+) -> Layout:
+    """The layout with the top row above the columns: a table ``width`` x ``height`` pixels.
+
     ``longest``: the longest column's length; it matters only beyond the
     layout's :attr:`~Layout.capacity` (the cards then shrink so that it fits).
     ``min_strip``: the part of a covered card that must show (``LARGE_MIN_STRIP``
@@ -267,8 +323,17 @@ def compute_layout(
     rows = 2 if split else 1
     fits = capacity(card_w, rows)
     if longest > fits:  # a column longer than planned: smaller cards, so that it fits
+        planned_w = card_w
         split, slots, card_w = choose(longest)
         rows = 2 if split else 1
+        floor_w = min(planned_w, MIN_STRIP_PX / (min_strip * CARD_RATIO))
+        if card_w < floor_w:  # not below the readable strip in pixels: the table grows taller instead
+            split, slots, card_w = choose(PLANNED)
+            rows = 2 if split else 1
+            card_w = min(card_w, floor_w)
+            col_top, margin = _vertical_margins(card_w, rows)
+            needed = col_top + (longest - 1) * card_w * CARD_RATIO * min_strip + card_w * CARD_RATIO + margin
+            height = needed if needed > height + 1e-6 else height
         fits = capacity(card_w, rows)
     card_h = card_w * CARD_RATIO
     col_top, margin = _vertical_margins(card_w, rows)
@@ -302,3 +367,77 @@ def compute_layout(
     )
     return Layout(width, height, card_w, card_h, gap, cells, foundations, cols, min_strip,
                   fan_max, room, fits)
+
+
+def _side_layout(
+    width: float,
+    height: float,
+    free_cells: int,
+    columns: int,
+    longest: int,
+    min_strip: float,
+    left_handed: bool,
+) -> Layout | None:
+    """The free cells in a column left of the columns, the foundations right of them, a lane beyond.
+
+    The columns then have the whole height, which a short wide table (a
+    phone held sideways, a desktop window) is short of: the cards come from
+    both the height (a column of :data:`PLANNED` cards, or four piles
+    stacked) and the width (the columns, the two pile columns, their gaps,
+    and at least :data:`LANE_MIN` for the bars).  ``None`` for more than
+    four free cells (they would not stack).
+
+    >>> lay = _side_layout(740, 358, 4, 8, 7, MIN_STRIP, False)    # a phone held sideways, its table area
+    >>> round(lay.card_w, 1), round(lay.card_h * MIN_STRIP, 1), lay.capacity, round(lay.lane.w)
+    (52.4, 18.3, 16, 150)
+    """
+    if free_cells > 4:
+        return None
+    side_cols = 2  # without free cells too: the columns stay where they are for either hand
+    slots = columns + side_cols
+    per_gap = columns + 2 * side_cols + 3  # the margins, the columns' gaps, two beside each pile column
+    w_width = _largest(slots, per_gap, width - LANE_MIN)
+    w_column = _largest(CARD_RATIO * (1 + min_strip * (PLANNED - 1)), 2, height)
+    w_stack = _largest(CARD_RATIO * 4, 5, height)
+    card_w = min(w_width, w_column, w_stack, MAX_CARD_WIDTH)
+    vgap = gap_needed(card_w)
+
+    def capacity(w: float, h: float) -> int:
+        room = h - 2 * gap_needed(w) - w * CARD_RATIO
+        return max(1, math.floor(room / (w * CARD_RATIO * min_strip) + 1e-6) + 1)
+
+    box_h = height
+    if longest > capacity(card_w, height):  # smaller cards down to the readable strip, then taller
+        w_long = _largest(CARD_RATIO * (1 + min_strip * (longest - 1)), 2, height)
+        floor_w = min(card_w, MIN_STRIP_PX / (min_strip * CARD_RATIO))
+        card_w = min(card_w, max(w_long, floor_w))
+        vgap = gap_needed(card_w)
+        needed = 2 * vgap + card_w * CARD_RATIO * (1 + min_strip * (longest - 1))
+        height = needed if needed > height + 1e-6 else height
+    card_h = card_w * CARD_RATIO
+    spare = width - slots * card_w - LANE_MIN
+    gap = max(vgap, min(GAP * card_w, spare / per_gap))
+    lane_w = min(LANE_MAX, width - slots * card_w - per_gap * gap)
+    left = max(gap, (width - slots * card_w - (per_gap - 2) * gap - lane_w) / 2)
+
+    def stacked(x0: float, n: int) -> tuple[Rect, ...]:
+        return tuple(Rect(x0, vgap + i * (card_h + vgap), card_w, card_h) for i in range(n))
+
+    # left to right: a pile column, the columns, a pile column (only the foundations without free cells)
+    near = left
+    col_left = left + card_w + 2 * gap
+    cols = tuple(Rect(col_left + i * (card_w + gap), vgap, card_w, max(card_h, height - vgap))
+                 for i in range(columns))
+    far = cols[-1].x + card_w + 2 * gap
+    cells: tuple[Rect, ...]
+    if left_handed:
+        foundations, cells = stacked(near, 4), (stacked(far, free_cells) if free_cells else ())
+    else:
+        cells, foundations = (stacked(near, free_cells) if free_cells else ()), stacked(far, 4)
+    right = max(r.x + r.w for r in (*cells, *foundations, *cols))
+    lane = Rect(right + 2 * gap, vgap, lane_w, box_h - 2 * vgap)  # in the box, not the taller table
+    room = max(0.0, height - vgap - vgap - card_h)
+    fan_max = min(card_h * MAX_FAN, room / (SPREAD - 1))
+    fits = capacity(card_w, height)
+    return Layout(width, height, card_w, card_h, gap, cells, foundations, cols, min_strip,
+                  fan_max, room, fits, lane, True)

@@ -16,6 +16,10 @@ Tap rules:
   run below it, to the best place for it: a column where it builds (the one
   that makes the longer run), else an empty column, else a free cell (one
   card).  Only when none takes it is it selected.
+- A double tap (or double click) on a card sends it, with the run below it,
+  to the best place whatever the tap setting: its foundation, else where a
+  smart tap sends it (:meth:`TableState.double_tap`); only when none takes
+  it is it selected.
 - With a selection, a tap on the selected card drops the selection; a tap on
   another card of the same column selects from there instead; a tap anywhere
   else is the destination: the move is played, or refused with its reason,
@@ -137,6 +141,17 @@ class TableState:
             best = self.smart_move(pile, index)
             if best is not None:
                 return self._play(best)
+        return self._select(pile, index)
+
+    def double_tap(self, pile: Pile, index: int) -> Outcome:
+        """A double tap on card ``index`` of ``pile``: to the best place (the first tap's selection goes)."""
+        self.selection = None
+        home = self._home_move(pile, index)
+        if home is not None:
+            return self._play(home)
+        best = self.smart_move(pile, index)
+        if best is not None:
+            return self._play(best)
         return self._select(pile, index)
 
     def smart_move(self, pile: Pile, index: int) -> Move | None:

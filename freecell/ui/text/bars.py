@@ -22,7 +22,7 @@ from ...cards import card_symbol, make_card, suit
 from ...engine import moving_cards
 from ...piles import CELL, COLUMN, FOUNDATION, Move
 from ...position import Position
-from ..analysis.analysis import HintBar, HintState
+from ..analysis.analysis import HintBar, HintState, Loss
 from ..analysis.playback import NoSolution, Playback, PlaybackState
 from .catalogue import Catalogue
 from .speech import plural
@@ -50,6 +50,10 @@ def hint_text(cat: Catalogue, bar: HintBar) -> str:
     if bar.state is HintState.SEARCHING:
         return cat.t("hint.searching")
     if bar.state is HintState.UNSOLVABLE:
+        if bar.loss is Loss.DEAL:
+            return cat.t("hint.unsolvable_deal")
+        if bar.loss is Loss.MOVE:
+            return cat.t("hint.unsolvable_move")
         return cat.t("hint.unsolvable")
     if bar.move is None:
         return cat.t("hint.unavailable")

@@ -35,6 +35,11 @@ def deal_started(cat: Catalogue, deal: int) -> str:
     return cat.t("deal.started", n=deal)
 
 
+def double_tap_tip(cat: Catalogue) -> str:
+    """The one tip, at the first card selected by a tap: the best place is a double tap away."""
+    return cat.t("msg.double_tap_tip")
+
+
 def restored(cat: Catalogue) -> str:
     """A kept game is back on the table, as it was left."""
     return cat.t("msg.restored")

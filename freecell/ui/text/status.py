@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ...game import Game
+from ..analysis.analysis import Loss
 from ..analysis.replies import Verdict
 from .catalogue import Catalogue
 
@@ -29,11 +30,14 @@ class Item:
 
 
 def status_items(cat: Catalogue, game: Game, variant: str, level: str | None, verdict: Verdict,
-                 show_score: bool, show_winnable: bool) -> list[Item]:
+                 show_score: bool, show_winnable: bool, loss: Loss | None = None) -> list[Item]:
     """The status bar, item by item, in full (``time`` is rendered on its own, every tick).
 
     A won game shows its result where the winnability was ("Won", with the
-    value ``yes``, whatever the winnability setting) and no capacity.
+    value ``yes``, whatever the winnability setting) and no capacity.  A lost
+    one says "No longer winnable" only when a position before was proven
+    winnable (``loss``), else "Cannot be won": never blame for a deal lost
+    from its start.
     """
     won = game.is_won()
     items = [
@@ -55,7 +59,10 @@ def status_items(cat: Catalogue, game: Game, variant: str, level: str | None, ve
         items.append(Item("winnable", "yes", cat.t("status.won")))
     else:
         value = WINNABLE[verdict]
-        items.append(Item("winnable", value, cat.t("status.winnable." + value), hidden=not show_winnable))
+        key = "status.winnable." + value
+        if verdict is Verdict.UNSOLVABLE and loss not in (Loss.MOVE, Loss.EARLIER):
+            key = "status.winnable.never"
+        items.append(Item("winnable", value, cat.t(key), hidden=not show_winnable))
     return items
 
 

@@ -1,0 +1,271 @@
+"""The table uses the screen, and the bars over it cover no card a player needs (issue 25).
+
+At 390x844, 844x390 and 1280x800, on a board whose column 1 holds 20 cards:
+the hint bar, a notice (damaged storage) and a refusal on the message line
+are all on show at once, and the cards' visible parts (a covered card's
+strip, an exposed card's face) that each covers are counted from the page's
+own boxes.  Beside the table (844x390, 1280x800) the count is 0 for each;
+on a phone held upright the hint bar sits in the band below the columns (0)
+and the notice, with no room left, covers no exposed card.  Every strip is
+18 px or more, and the table spans what the layout says.  Screenshots go to
+``/tmp/shots-25/`` (look at them).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from freecell.cards import card_text
+from freecell.game import Game
+from freecell.piles import Move
+from freecell.position import Position
+from freecell.ui.progress.legacy import KEY_GAME
+from freecell.ui.table.table import TableState
+from tests.boards import cards
+
+from .helpers import (
+    STEP_TIMEOUT,
+    before_load,
+    board_url,
+    card_locator,
+    card_point,
+    click_card,
+    click_pile,
+    expect_game,
+    expect_layout,
+    open_page,
+)
+
+pytestmark = pytest.mark.browser
+SHOTS = Path("/tmp/shots-25")
+SIZES = {"390x844": (390, 844), "844x390": (844, 390), "1280x800": (1280, 800)}
+
+# each card's visible part (a covered card's strip, the last card's face) and each top-row pile,
+# in page pixels; and the boxes of the bars on show
+MEASURE_JS = """
+() => {
+  const cols = {};
+  for (const g of document.querySelectorAll('svg#table g#cards g.card')) {
+    const pile = g.getAttribute('data-pile');
+    if (!/^[0-9]+$/.test(pile)) continue;
+    (cols[pile] = cols[pile] || []).push([+g.getAttribute('data-index'), g.getBoundingClientRect(),
+                                          g.getAttribute('data-card')]);
+  }
+  const parts = [], strips = [], exposed = [];
+  for (const list of Object.values(cols)) {
+    list.sort((a, b) => a[0] - b[0]);
+    list.forEach(([i, r, card], k) => {
+      const last = k === list.length - 1;
+      const bottom = last ? r.bottom : list[k + 1][1].top;
+      parts.push({card, x: r.left, y: r.top, w: r.width, h: bottom - r.top, last});
+      if (!last) strips.push(bottom - r.top);
+    });
+  }
+  const piles = Array.from(document.querySelectorAll('svg#table g#piles .pile')).map(p => {
+    const r = p.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height};
+  });
+  const bars = {};
+  for (const [name, sel] of [['hint', '[data-panel=hint]'], ['notice', '[data-role=notice]'],
+                             ['message', '[data-role=message]']]) {
+    const el = document.querySelector(sel);
+    const r = el.getBoundingClientRect();
+    const shown = !el.hidden && r.width > 0 && el.textContent.trim() !== '' &&
+                  getComputedStyle(el).opacity !== '0';
+    bars[name] = shown ? {x: r.left, y: r.top, w: r.width, h: r.height} : null;
+  }
+  const card = document.querySelector('svg#table g#cards g.card').getBoundingClientRect();
+  return {parts, strips, piles, bars, cardWidth: card.width, columnPiles: Object.keys(cols).length};
+}
+"""
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"]) > 0.5
+            and min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"]) > 0.5)
+
+
+def twenty_card_board() -> Position:
+    run = list(cards("KS QH JC TD 9S 8H 7C 6D 5S 4H 3C 2D"))
+    rest = [c for c in range(52) if c not in run]
+    cols = [tuple(rest[:8] + run)] + [tuple(rest[8:][i::7]) for i in range(7)]
+    return Position(tuple(cols), (None,) * 4, (0, 0, 0, 0))
+
+
+def refused_move(game: Game) -> Move:
+    for dst in range(2, 9):
+        move = Move.parse(f"1{dst}")
+        if game.check(move) is not None:
+            return move
+    raise AssertionError("no refused move from column 1")
+
+
+def show_all_bars(page: Any, site: str, size: tuple[int, int]) -> Game:
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    before_load(page, f"localStorage.setItem({json.dumps(KEY_GAME)}, '[[[');")  # damaged: a notice
+    pos = twenty_card_board()
+    open_page(page, board_url(site, pos))
+    game = Game(position=pos)
+    expect_game(page, game)
+    expect(page.locator("[data-role=notice]")).to_be_visible(timeout=STEP_TIMEOUT)
+    page.locator(".actionbar [data-action=hint]").click()
+    expect(page.locator("[data-panel=hint]")).to_be_visible(timeout=STEP_TIMEOUT)
+    move = refused_move(game)
+    click_card(page, "2D")
+    click_pile(page, move.dst.text())
+    expect(page.locator("[data-role=message][data-reason]")).to_be_visible(timeout=STEP_TIMEOUT)
+    return game
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_20_card_column_with_every_bar_on_show(page: Any, site: str, size: str) -> None:
+    show_all_bars(page, site, SIZES[size])
+    page.wait_for_function("() => !document.querySelector('svg#table .card.animating')", timeout=STEP_TIMEOUT)
+    m = page.evaluate(MEASURE_JS)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{size}-20-cards-bars.png"))
+    covered = {name: [p["card"] for p in m["parts"] if bar is not None and overlap(p, bar)]
+               for name, bar in m["bars"].items()}
+    on_piles = {name: sum(overlap(p, bar) for p in m["piles"]) for name, bar in m["bars"].items()
+                if bar is not None}
+    print(size, "card width", round(m["cardWidth"], 1), "covered", {k: len(v) for k, v in covered.items()},
+          "min strip", round(min(m["strips"]), 1))
+    assert m["bars"]["hint"] is not None and m["bars"]["notice"] is not None
+    assert min(m["strips"]) >= 18 - 0.5
+    exposed = {p["card"] for p in m["parts"] if p["last"]}
+    for name, hit in covered.items():
+        assert not exposed & set(hit), (name, hit)  # never an exposed card
+    if size == "390x844":
+        assert covered["hint"] == []  # the band below the columns
+    else:
+        assert covered == {"hint": [], "notice": [], "message": []}, covered
+        assert on_piles == {name: 0 for name in on_piles}, on_piles
+
+
+@pytest.mark.parametrize(("size", "least_width", "least_span"),
+                         [("390x844", 45, 0.95), ("844x390", 52, 0.75), ("1280x800", 95, 0.8)])
+def test_the_cards_use_the_screen(page: Any, site: str, size: str, least_width: float,
+                                  least_span: float) -> None:
+    w, h = SIZES[size]
+    page.set_viewport_size({"width": w, "height": h})
+    open_page(page, board_url(site, Game(1).position))
+    m = page.evaluate(MEASURE_JS)
+    xs = [p["x"] for p in m["piles"]] + [p["x"] for p in m["parts"]]
+    xe = [p["x"] + p["w"] for p in m["piles"]] + [p["x"] + p["w"] for p in m["parts"]]
+    area = page.evaluate("() => document.getElementById('table-area').getBoundingClientRect().width")
+    span = (max(xe) - min(xs)) / area  # of the table's area: the buttons beside it in landscape left out
+    print(size, "card width", round(m["cardWidth"], 1), "span", round(min(xs)), round(max(xe)),
+          f"of {area:.0f}: {span:.0%}")
+    assert m["cardWidth"] >= least_width
+    assert span >= least_span
+
+
+def test_a_double_click_sends_a_card_to_the_best_place(page: Any, site: str) -> None:
+    """Deal 1 with the default tap: one click selects (and says the tip once), a double click moves."""
+    open_page(page, board_url(site, Game(1).position))
+    game = Game(1)
+    pos = game.position
+    # a column's exposed card that does not go home, and that the smart rule sends somewhere
+    table = TableState(game)
+    i, move = next((i, m) for i, c in enumerate(pos.columns)
+                   if (m := table.smart_move(Move.parse(f"{i + 1}h").src, len(c) - 1)) is not None)
+    card = card_text(pos.columns[i][-1])
+    x, y = card_point(page, card)
+    page.mouse.click(x, y)
+    expect(card_locator(page, card)).to_have_class(re.compile(r"\bselected\b"),
+                                                   timeout=STEP_TIMEOUT)
+    expect(page.locator("[data-role=message]")).to_contain_text("double", timeout=STEP_TIMEOUT)
+    area = page.locator("#table-area").bounding_box()
+    assert area is not None
+    page.mouse.click(area["x"] + area["width"] / 2, area["y"] + area["height"] - 6)  # the felt: deselect
+    expect(card_locator(page, card)).not_to_have_class(re.compile(r"\bselected\b"))
+    page.mouse.dblclick(x, y)
+    game.play(move)
+    expect_layout(page, game.position)
+
+
+PICKER_JS = """
+(cards) => {
+  const p = document.querySelector('[data-panel=picker]').getBoundingClientRect();
+  const hit = cards.filter(c => {
+    const r = document.querySelector(`svg#table g.card[data-card="${c}"]`).getBoundingClientRect();
+    return Math.min(r.right, p.right) - Math.max(r.left, p.left) > 0.5
+        && Math.min(r.bottom, p.bottom) - Math.max(r.top, p.top) > 0.5;
+  });
+  const small = Array.from(document.querySelectorAll('[data-panel=picker] button')).filter(b => {
+    const r = b.getBoundingClientRect(); return r.width < 44 || r.height < 44;
+  }).map(b => b.dataset.action);
+  return {hit, small};
+}
+"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_picker_sits_beside_the_run_it_picks(page: Any, site: str, size: str) -> None:
+    from .test_keyboard_a11y import RUN_BOARD, _long_press, _open_picker_page, _slide_to
+
+    page.set_viewport_size({"width": SIZES[size][0], "height": SIZES[size][1]})
+    at = _open_picker_page(page, site)
+    _long_press(page, *at)
+    for _ in range(4):  # as many as the run has
+        _slide_to(page, "picker-up")
+    col = [card_text(c) for c in RUN_BOARD.columns[0]]
+    run = col[col.index("9H"):]  # the run at the column's end, all of it picked
+    assert run == ["9H", "8S", "7H", "6S"]
+    got = page.evaluate(PICKER_JS, run)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{size}-picker.png"))
+    page.keyboard.press("Escape")
+    page.mouse.up()
+    assert got == {"hit": [], "small": []}, got
+
+
+def test_the_win_panel_starts_on_new_deal_shows_the_streak_and_u_undoes(page: Any, site: str) -> None:
+    from freecell.ui.address.link import game_link
+
+    from .helpers import play_move_on_page, replay_solution
+
+    won = replay_solution(1)
+    game = Game(1)
+    for turn in won.turns[:-1]:
+        game.play(turn.move)
+    before = game.position
+    open_page(page, site + (game_link(game) or ""))
+    expect_layout(page, before)
+    play_move_on_page(page, game, won.turns[-1].move)
+    win = page.locator("[data-panel=win]")
+    expect(win).to_be_visible(timeout=STEP_TIMEOUT)
+    expect(win.locator("[data-action=new]")).to_be_focused()
+    expect(win.locator("[data-win=streak]")).to_have_attribute("data-value", "1")
+    expect(win.locator("[data-win=best-time]")).to_have_attribute("data-value", re.compile(r"^\d+$"))
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "1280x800-win-panel.png"))
+    page.keyboard.press("u")
+    expect(win).to_be_hidden()
+    expect_layout(page, before)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_game_menu_holds_the_game_and_settings_only_settings(page: Any, site: str, size: str) -> None:
+    page.set_viewport_size({"width": SIZES[size][0], "height": SIZES[size][1]})
+    open_page(page, board_url(site, Game(1).position))
+    page.locator(".actionbar [data-action=game-menu]").click()
+    menu = page.locator("[data-panel=game]")
+    expect(menu).to_be_visible(timeout=STEP_TIMEOUT)
+    for action in ("new", "replay", "daily", "play-deal", "unfinished", "stats", "share"):
+        button = menu.locator(f"[data-action={action}]")
+        expect(button).to_be_attached()
+        box = button.bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, (action, box)
+    expect(menu.locator("[data-field=deal]")).to_be_visible()
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{size}-game-menu.png"))
+    settings = page.locator("[data-panel=settings]")
+    for hook in ("[data-action=stats]", "[data-action=share]", "[data-action=unfinished]",
+                 "[data-action=daily]", "[data-field=deal]"):
+        assert settings.locator(hook).count() == 0, hook  # Settings keep only settings
