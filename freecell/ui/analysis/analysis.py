@@ -151,7 +151,7 @@ class Analysis:
         """The worker was replaced: its "no"s are not carried; each position is asked again."""
         for pos in [p for p, k in self.known.items() if k.verdict is Verdict.UNSOLVABLE]:
             del self.known[pos]
-            self.deepened.discard(pos)
+            self.deepened.pop(pos, None)
 
     def _lost(self, pos: Position) -> bool:
         k = self.known.get(pos)
