@@ -119,9 +119,9 @@
       if (d < best) { best = d; row = r; }
     }
     const [deal, codes] = FIRST.deals[Math.floor(Math.random() * FIRST.deals.length)];
-    const [w, h, cw, ch, top, y, fan7, fan6] = row;
-    const xs = row.slice(8, 16);
-    const tops = row.slice(16, 24);
+    const [w, h, cw, ch, y, fan7, fan6] = row;
+    const xs = row.slice(7, 15);
+    const at = (k) => [row[15 + 2 * k], row[16 + 2 * k]]; // free cells a-d, then foundations
     const cards = [];
     let i = 0;
     for (let col = 0; col < 8; col++) { // first_table.places
@@ -133,8 +133,8 @@
       }
     }
     const piles = [];
-    "abcd".split("").forEach((name, k) => piles.push([name, "pile-cell", tops[k], top]));
-    "cdhs".split("").forEach((suit, k) => piles.push(["h" + (k + 1), "pile-foundation-" + suit, tops[4 + k], top]));
+    "abcd".split("").forEach((name, k) => piles.push([name, "pile-cell", ...at(k)]));
+    "cdhs".split("").forEach((suit, k) => piles.push(["h" + (k + 1), "pile-foundation-" + suit, ...at(4 + k)]));
     xs.forEach((x, k) => piles.push([String(k + 1), "pile-column", x, y]));
     return { v: 1, deal: deal, variant: "freecell", w: w, h: h, cw: cw, ch: ch, classes: [], cards: cards,
              piles: piles, status: [] };

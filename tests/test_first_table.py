@@ -54,10 +54,10 @@ def test_every_card_is_where_the_page_draws_it(index: int) -> None:
             dx, dy = where[codes[2 * i:2 * i + 2]]
             assert abs(dx - x) <= 0.11 and abs(dy - y) <= 0.11
         tops = {p[0]: (p[2], p[3]) for p in drawn["piles"]}
-        for i, name in enumerate("abcd"):
-            assert tops[name] == (row[16 + i], row[4])
-        for i in range(4):
-            assert tops[f"h{i + 1}"] == (row[20 + i], row[4])
+        for i, name in enumerate(["a", "b", "c", "d", "h1", "h2", "h3", "h4"]):
+            assert tops[name] == (row[15 + 2 * i], row[16 + 2 * i])
+        for i in range(8):
+            assert tops[str(i + 1)] == (row[7 + i], row[4])
         assert (drawn["cw"], drawn["ch"]) == (row[2], row[3])
 
 

@@ -60,6 +60,7 @@ class Page:
                  client: SolverClient | None = None) -> None:
         self.session = session
         self.storage = storage
+        self.started = False  # the first game is on the table (later new games are dealt in)
         self.bindings = Bindings()
         self.svg = document.getElementById("table")
         self.area = document.getElementById("table-area")
@@ -90,6 +91,7 @@ class Page:
         if self.events.settings_panel is not None:
             self.events.settings_panel.select_tab("game")
         self.apply(s.opening.start(boot))
+        self.started = True  # the first game is on the table as it was drawn early: not dealt again
         for name in ("new", "game-menu", "settings", "hint"):
             q(f'.actionbar [data-action="{name}"]').removeAttribute("disabled")
         document.documentElement.dataset.state = "ready"
@@ -124,6 +126,10 @@ class Page:
             build_language_choice(s.cat, s.settings.language)
         if self.restyle() or change.redraw or change.frames:
             self.draw(frames=list(change.frames), animate=bool(change.frames))
+        if change.new_game and self.started and s.game.moves == 0 and s.watch.playback is None:
+            self.view.deal_in()  # New deal, Replay, a deal by number: dealt from a pile
+        elif change.kind is ch.ChangeKind.MOVED and s.game.is_won() and s.watch.playback is None:
+            self.view.celebrate()
         if self.events.settings_panel is not None:
             self.events.settings_panel.show(s.settings)
         self.chrome.render(s, change.message)

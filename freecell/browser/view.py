@@ -14,7 +14,10 @@ glides them back.  Animations use the Web Animations API on top of the final
 animation never blocks input: the next press finishes it
 (:meth:`TableView.finish_animations`).  Their pace is the player's
 (``speed``: 1 normal, 0.5 fast; ``animate`` off for none, as with reduced
-motion).
+motion).  A new deal is dealt from a pile, card by card
+(:meth:`TableView.deal_in`), and a win makes the cards hop off the
+foundations (:meth:`TableView.celebrate`); a key or a press anywhere ends
+either at once.
 
 While cards are dragged, the pile they would land on lights up
 (:meth:`TableView.mark_drop`, ``rect.pile.drop-ok`` and its top card
@@ -30,9 +33,9 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from js import document
-from pyodide.ffi import to_js
+from pyodide.ffi import create_once_callable, to_js
 
-from ..cards import Card, card_text, is_red
+from ..cards import Card, card_text, is_red, rank
 from ..piles import CELL, COLUMN, FOUNDATION
 from ..position import Position
 from ..ui.table.cardart import CORNER
@@ -44,6 +47,10 @@ STEP_MS = 200  # one step of a move (a single-card move is one step), at the nor
 MIN_STEP_MS = 70  # the shortest step, for the longest sequences
 MAX_ANIMATION_MS = 1400  # a sequence takes about this at most (unless its steps would get shorter)
 EASING = "cubic-bezier(0.25, 0.8, 0.3, 1)"  # a quick start that settles: a card put down
+DEAL_EACH_MS = 15  # the deal: a card leaves the pile this long after the one before
+DEAL_GLIDE_MS = 260  # and glides this long (52 cards: about 1 s in all, at the normal pace)
+WIN_HOP_MS = 520  # the win: each card hops up off its foundation and lands again
+WIN_EACH_MS = 27  # the next one this long after (52 cards: about 2 s in all)
 RING_OUTSET = 3.0  # the focus ring is drawn this far outside the card or pile
 
 JsElement = Any
@@ -308,6 +315,45 @@ class TableView:
                 keys.append({"offset": 1.0, "transform": keys[-1]["transform"], "easing": "linear"})
             timing = {"duration": total, "easing": "linear"}
             self.animations[c] = self.card_el[c].animate(_js(keys), _js(timing))
+
+    def deal_in(self) -> None:
+        """Deal the cards on the table from a pile below it, card by card, row by row (New deal,
+        Replay); about 1 s at the normal pace, none without animations.  Any press ends it."""
+        layout = self.layout
+        if layout is None or not self.animate:
+            return
+        pile = (layout.width / 2 - layout.card_w / 2, layout.height - layout.card_h)
+        where = {c: self.where[c] for c in range(52) if c in self.where}
+        order = sorted(where, key=lambda c: (where[c][1], where[c][0]))
+        self.finish_animations()
+        for k, c in enumerate(order):
+            keys = [{"transform": _transform(*pile)}, {"transform": _transform(*self.shown[c])}]
+            timing = {"duration": DEAL_GLIDE_MS * self.speed, "delay": k * DEAL_EACH_MS * self.speed,
+                      "easing": EASING, "fill": "backwards"}
+            self.animations[c] = self.card_el[c].animate(_js(keys), _js(timing))
+        self._ended_by_a_press()
+
+    def celebrate(self) -> None:
+        """The win: the cards hop off the foundations, kings first, about 2 s; any press ends it."""
+        if self.layout is None or not self.animate:
+            return
+        hop = self.layout.card_h * 0.6
+        order = sorted(self.shown, key=lambda c: (-rank(c), c))  # kings first
+        self.finish_animations()
+        for k, c in enumerate(order):
+            x, y = self.shown[c]
+            keys = [{"transform": _transform(x, y)}, {"transform": _transform(x, y - hop), "offset": 0.4},
+                    {"transform": _transform(x, y)}]
+            timing = {"duration": WIN_HOP_MS * self.speed, "delay": k * WIN_EACH_MS * self.speed,
+                      "easing": "ease-in-out"}
+            self.animations[c] = self.card_el[c].animate(_js(keys), _js(timing))
+        self._ended_by_a_press()
+
+    def _ended_by_a_press(self) -> None:
+        """A key or a press anywhere ends the running animations at once (each listener fires once)."""
+        for kind in ("pointerdown", "keydown"):
+            document.addEventListener(kind, create_once_callable(lambda _e: self.finish_animations()),
+                                      _js({"capture": True, "once": True}))
 
     def mark_drop(self, pile: str | None) -> None:
         """Light up the pile a drag would land on, and the card on top of it; ``None``: none."""

@@ -238,3 +238,28 @@ def test_the_status_bar_is_one_line_on_a_phone(page: Any, site: str) -> None:
     assert {"capacity", "time", "winnable", "variant"} <= set(got["names"]), got
     expect(page.locator("[data-status=variant]")).to_have_text(EN["variant.short.bakers"])
     expect(page.locator("[data-status=winnable]")).not_to_have_text("?")
+
+
+CARD_ANIMATIONS_JS = """() => document.getAnimations().filter(a => a.effect && a.effect.target
+  && a.effect.target.matches && a.effect.target.matches('svg#table g#cards g.card')
+  && a.playState === 'running').length"""
+
+
+@browser
+def test_a_new_deal_is_dealt_from_a_pile_and_any_press_ends_it(page: Any, site: str) -> None:
+    open_page(page, deal_url(site, 617))
+    assert page.evaluate(CARD_ANIMATIONS_JS) == 0  # the first game: drawn as it was, not dealt
+    page.locator('.actionbar [data-action="new"]').click()
+    expect_status(page, "moves", 0)
+    assert page.evaluate(CARD_ANIMATIONS_JS) >= 40  # card by card, about 1 s in all
+    page.keyboard.press("Shift")  # any key ends it: every card where it belongs at once
+    page.wait_for_function(f"() => ({CARD_ANIMATIONS_JS})() === 0", timeout=STEP_TIMEOUT)
+    deal = int(page.locator("[data-status=deal]").get_attribute("data-value") or "0")
+    expect_game(page, Game(deal))
+    page.emulate_media(reduced_motion="reduce")  # no motion wanted: no deal either
+    try:
+        page.locator('.actionbar [data-action="new"]').click()
+        expect_status(page, "moves", 0)
+        assert page.evaluate(CARD_ANIMATIONS_JS) == 0
+    finally:
+        page.emulate_media(reduced_motion="no-preference")

@@ -17,7 +17,7 @@ so the two tables are the same cards in the same places.
     >>> len(data["deals"]) == len(FIRST_DEALS), len(data["deals"][0][1])
     (True, 104)
     >>> len(data["layouts"][0]), len(places(data["layouts"][0]))
-    (24, 52)
+    (31, 52)
     >>> is_first_deal(FIRST_DEALS[0]), is_first_deal(11982)
     (True, False)
 """
@@ -51,24 +51,25 @@ def _dealt_order(pos: Position) -> list[int]:
 
 
 def _layout_data(width: float, height: float) -> list[float]:
-    """One size's layout of a fresh deal: ``[w, h, cw, ch, top, y, fan_7, fan_6, x_1..x_8, t_1..t_8]``.
+    """One size's layout of a fresh deal: ``[w, h, cw, ch, y, fan_7, fan_6, x_1..x_8, p_1..p_8]``.
 
-    ``top``: the top row's y; ``y``: the columns' y; ``fan_n``: the strip of a
-    column of n cards; ``x_i``: column i's x; ``t_i``: the top row's places
-    (free cells a-d, then foundations h1-h4).  Checked against the table
+    ``y``: the columns' y; ``fan_n``: the strip of a column of n cards;
+    ``x_i``: column i's x; ``p_i``: the x and y of the free cells a-d, then of
+    the foundations h1-h4 (a row above the columns, or beside them on a short
+    wide table).  Checked against the table
     :func:`~freecell.ui.progress.stored_table.drawn_record` draws, card by card.
     """
     layout = compute_layout(width, height)
-    top = layout.cells + layout.foundations
-    head = [_n(v) for v in (width, height, layout.card_w, layout.card_h, top[0].y, layout.columns[0].y)]
+    head = [_n(v) for v in (width, height, layout.card_w, layout.card_h, layout.columns[0].y)]
     fans = [round(layout.fan(7), 3), round(layout.fan(6), 3)]
-    return head + fans + [_n(r.x) for r in (*layout.columns, *top)]
+    places = [_n(v) for r in layout.cells + layout.foundations for v in (r.x, r.y)]
+    return head + fans + [_n(r.x) for r in layout.columns] + places
 
 
 def places(row: list[float]) -> list[tuple[float, float]]:
     """The 52 places of a fresh deal's cards in dealing order, from one row of :func:`_layout_data`
     (what early.js computes; the tests compare it with the drawn table)."""
-    _w, _h, _cw, _ch, _top, y, fan7, fan6, *xs = row
+    _w, _h, _cw, _ch, y, fan7, fan6, *xs = row
     out: list[tuple[float, float]] = []
     for col in range(8):
         n, fan = (7, fan7) if col < 4 else (6, fan6)
