@@ -49,7 +49,7 @@ from .shorten import PASS_NODES, shorten
 WIDTHS = (40, 150, 500, 1500, 4000)
 # weights of the estimate: groups that must move, cards over a lower card, cards not home,
 # free cells in use, empty columns (a bonus)
-W_GROUPS, W_DISORDER, W_LEFT, W_CELLS, W_EMPTY = 6, 2, 1, 2, 3
+W_GROUPS, W_DISORDER, W_LEFT, W_CELLS, W_EMPTY = 6, 2, 1, 4, 3
 SHORTEN_NODES = PASS_NODES * 4
 
 # a beam state: columns, cells, foundations, parent, the moves from the parent (a player
@@ -57,8 +57,11 @@ SHORTEN_NODES = PASS_NODES * 4
 _State = tuple[Cols, bytes, bytes, Any, tuple[RawMove, ...]]
 
 
-def _blocks(col: bytes) -> tuple[int, int]:
-    """A column's share of the estimate: the groups of cards that must move, the cards over a lower card."""
+def _blocks(col: bytes) -> int:
+    """A column's share of the estimate: the groups of cards that must move, the cards over a lower card
+    (weighted), less the bonus of an empty column."""
+    if not col:
+        return -W_EMPTY
     groups = 0
     disorder = 0
     low = [99, 99, 99, 99]  # the lowest rank of each suit beneath
@@ -81,7 +84,7 @@ def _blocks(col: bytes) -> tuple[int, int]:
             lowest = r
         prev_must = must
         prev = c
-    return groups, disorder
+    return W_GROUPS * groups + W_DISORDER * disorder
 
 
 def _pile(kind: int, index: int) -> Pile:
@@ -216,28 +219,25 @@ class Improver:
         seen = self._seen
         nxt = self._next
         depth = self._depth + 1
-        cost = self._cost
+        cost = self._cost.__getitem__
         auto = self._auto
-        for cols, cells, found, moves in self._gen.children(state[0], state[1], state[2]):
-            child = auto(cols, cells, found, moves, state)
-            cols, cells, found = child[0], child[1], child[2]
-            if found == WON:
-                return child
+        pfound = state[2]
+        nexts = self._gen.home[pfound][2]
+        w_cells = W_CELLS
+        for cols, cells, found, moves in self._gen.children(state[0], state[1], pfound):
+            # the parent had no card to send home: with the foundations unchanged, only the
+            # card a move uncovers can go home now
+            m = moves[0]
+            if found is not pfound or (m[0] == COLUMN and cols[m[1]] and cols[m[1]][-1] in nexts):
+                cols, cells, found, _, moves = auto(cols, cells, found, moves, state)
+                if found == WON:
+                    return cols, cells, found, state, moves
             key = SEP.join(sorted(cols)) + bytes(sorted(cells)) + found
             if seen.get(key, 999) <= depth:
                 continue
             seen[key] = depth
-            groups = disorder = empty = 0
-            for col in cols:
-                if col:
-                    g, d = cost[col]
-                    groups += g
-                    disorder += d
-                else:
-                    empty += 1
-            score = (W_GROUPS * groups + W_DISORDER * disorder + W_LEFT * (52 - sum(found))
-                     + W_CELLS * (len(cells) - cells.count(EMPTY)) - W_EMPTY * empty)
-            nxt[key] = (score, child)
+            score = sum(map(cost, cols)) + w_cells * (len(cells) - cells.count(EMPTY)) - W_LEFT * sum(found)
+            nxt[key] = (score, (cols, cells, found, state, moves))
         return None
 
     # --- results -----------------------------------------------------------
