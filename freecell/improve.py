@@ -72,10 +72,9 @@ def _blocks(col: bytes) -> int:
         r = c >> 2
         s = c & 3
         must = low[s] < r
-        if must:
-            # one group with the card below it if that one must move too and this one builds on it
-            if not (prev_must and (prev >> 2) == r + 1 and ((prev & 3) in (1, 2)) != (s in (1, 2))):
-                groups += 1
+        # one group with the card below it if that one must move too and this one builds on it
+        if must and not (prev_must and (prev >> 2) == r + 1 and ((prev & 3) in (1, 2)) != (s in (1, 2))):
+            groups += 1
         if r > lowest:
             disorder += 1
         if r < low[s]:
