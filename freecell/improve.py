@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .counts import game_count, record_count
@@ -51,6 +51,9 @@ WIDTHS = (40, 150, 500, 1500, 4000)
 # free cells in use, empty columns (a bonus)
 W_GROUPS, W_DISORDER, W_LEFT, W_CELLS, W_EMPTY = 6, 2, 1, 4, 3
 SHORTEN_NODES = PASS_NODES * 4
+# what the beam counts: player moves with maximum auto-play (the record's unit), or the game's
+# turns (moves with the game's safe auto-move, a move home the player makes counting one)
+RECORD, TURNS = "record", "turns"
 
 # a beam state: columns, cells, foundations, parent, the moves from the parent (a player
 # move, then the cards sent home)
@@ -100,7 +103,10 @@ class Improver:
     """Shorter solutions of ``position`` than ``first`` (a solution of it), found in slices."""
 
     def __init__(self, position: Position, first: Sequence[Move], rules: Rules = FREECELL,
-                 widths: Sequence[int] = WIDTHS) -> None:
+                 widths: Sequence[int] = WIDTHS, unit: str = "record") -> None:
+        if unit not in (RECORD, TURNS):
+            raise ValueError(f"unit must be {RECORD!r} or {TURNS!r}")
+        self.unit = unit
         verify_solution(position, first, rules)
         self.position = position
         self.rules = rules
@@ -108,6 +114,10 @@ class Improver:
         self.best = list(first)
         self.count = record_count(first)  # the best's, in the record's unit
         self.turns = game_count(position, first, rules)  # the best's, as the game counts
+        # the solution with the fewest turns as the game counts them (the page's par): maximum
+        # auto-play sends cards home that the game's safe auto-move leaves, each a turn there
+        self.fewest = list(first)
+        self.fewest_turns = self.turns
         self.widths = list(widths)
         self.nodes = 0
         self.seconds = 0.0
@@ -165,7 +175,11 @@ class Improver:
             self.done = True
             return
         cols, cells, found = pack(self.position)
-        root = self._auto(cols, cells, found, (), None)
+        if self.unit == TURNS:
+            cols, cells, found, moves = self._gen.auto(cols, cells, found, ())
+            root: _State = (cols, cells, found, None, moves)
+        else:
+            root = self._auto(cols, cells, found, (), None)
         if root[2] == WON:  # nothing to improve: every card goes home by itself
             self.done = True
             return
@@ -174,7 +188,8 @@ class Improver:
     def _next_level(self) -> bool:
         """The best of the children for the next level; ``False`` when the run is over."""
         self._depth += 1
-        if not self._next or self._depth >= self.count - 1:
+        bound = self.fewest_turns if self.unit == TURNS else self.count
+        if not self._next or self._depth >= bound - 1:
             return False  # nothing left, or no shorter solution within the bound
         width = self.widths[self._run]
         chosen = heapq.nsmallest(width, self._next.values(), key=lambda e: e[0])
@@ -223,11 +238,15 @@ class Improver:
         pfound = state[2]
         nexts = self._gen.home[pfound][2]
         w_cells = W_CELLS
+        turns = self.unit == TURNS
         for cols, cells, found, moves in self._gen.children(state[0], state[1], pfound):
+            if turns:  # the safe auto-moves are played already; a move home is a child
+                if found == WON:
+                    return cols, cells, found, state, moves
             # the parent had no card to send home: with the foundations unchanged, only the
             # card a move uncovers can go home now
-            m = moves[0]
-            if found is not pfound or (m[0] == COLUMN and cols[m[1]] and cols[m[1]][-1] in nexts):
+            elif found is not pfound or (moves[0][0] == COLUMN and cols[moves[0][1]]
+                                         and cols[moves[0][1]][-1] in nexts):
                 cols, cells, found, _, moves = auto(cols, cells, found, moves, state)
                 if found == WON:
                     return cols, cells, found, state, moves
@@ -252,17 +271,40 @@ class Improver:
         return self._improve(self._path(state))
 
     def _improve(self, moves: list[Move]) -> bool:
-        """Keep ``moves`` (or their shortened form) if shorter than the best and a solution."""
+        """Keep ``moves`` (or their shortened form) if shorter than the best and a solution.
+
+        Whether :attr:`best` (fewest moves in the record's count) became shorter;
+        :attr:`fewest` (fewest turns in the game's) may change too.
+        """
         better = False
         for line in (moves, shorten(self.position, self.rules, moves, SHORTEN_NODES)):
             count = record_count(line)
-            if count > self.count:
-                continue
             turns = game_count(self.position, line, self.rules)
-            if (count, turns) >= (self.count, self.turns):
+            shorter = (count, turns) < (self.count, self.turns)
+            fewer = turns < self.fewest_turns
+            if not (shorter or fewer):
                 continue
             verify_solution(self.position, line, self.rules)  # NotASolutionError: a bug
-            self.best, self.count, self.turns = list(line), count, turns
-            self.improvements += 1
-            better = True
+            if fewer:
+                self.fewest, self.fewest_turns = list(line), turns
+            if shorter:
+                self.best, self.count, self.turns = list(line), count, turns
+                self.improvements += 1
+                better = True
         return better
+
+
+def clock(cpu: bool) -> Callable[[], float]:
+    """The clock of a budget: this process's CPU time, or the wall clock."""
+    return time.process_time if cpu else time.perf_counter
+
+
+def improve_for(position: Position, first: Sequence[Move], rules: Rules = FREECELL, seconds: float = 1.0,
+                cpu: bool = False, slice_nodes: int = 200) -> Improver:
+    """An :class:`Improver` run for ``seconds`` (of CPU time with ``cpu``) or until it is done."""
+    now = clock(cpu)
+    end = now() + seconds
+    imp = Improver(position, first, rules)
+    while not imp.done and now() < end:
+        imp.run(max_nodes=slice_nodes)
+    return imp

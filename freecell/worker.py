@@ -68,9 +68,9 @@ worker goes on looking for a shorter solution of that position while it has
 nothing else to do (:meth:`Service.step_idle`, called while
 :attr:`Service.improving` and not :attr:`Service.busy`), in slices of
 :data:`IMPROVE_SLICE_S` seconds, :data:`IMPROVE_SECONDS` in all.  Each
-shorter solution found (checked by the engine) is posted as ``improved``
-with the result's id, its ``count`` in player moves with maximum auto-play
-and its ``turns`` as the moves counter counts.  Any request comes first: a
+solution found with fewer turns as the moves counter counts them (the par's
+unit; checked by the engine) is posted as ``improved`` with the result's id,
+its ``turns`` and its ``count`` in player moves with maximum auto-play.  Any request comes first: a
 search started pauses it; the next ``solved`` result of another position
 replaces it; ``cancel`` with its id drops it.
 
@@ -83,7 +83,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .improve import Improver
+from .counts import game_count, record_count
+from .improve import TURNS, Improver
 from .known import KnownPath
 from .piles import Move, MoveError
 from .position import BoardError, Position
@@ -145,6 +146,8 @@ class Service:
     def __init__(self, improve_seconds: float = IMPROVE_SECONDS, improve_nodes: int | None = None) -> None:
         self.improve_seconds = improve_seconds
         self.improve_nodes = improve_nodes  # slices of this many nodes instead of IMPROVE_SLICE_S (tests)
+        self._sent_turns = 0  # the turns of the last solution posted for the improver's position
+        self._unsent = False  # the improver holds fewer turns than posted
         self.improver: tuple[int, tuple[str, str], Improver] | None = None  # (id, key, the search)
         self.job: _Job | None = None  # the foreground search: the newest solve
         self.background: _Job | None = None  # a search kept going beside it ("keep")
@@ -238,10 +241,14 @@ class Service:
             return []
         rid, _, imp = self.improver
         nodes = self.improve_nodes
-        if not imp.run(max_nodes=nodes, seconds=None if nodes else IMPROVE_SLICE_S):
+        before = imp.fewest_turns
+        imp.run(max_nodes=nodes, seconds=None if nodes else IMPROVE_SLICE_S)
+        if imp.fewest_turns >= before and not (self._unsent and imp.fewest_turns < self._sent_turns):
             return []
-        return [{"type": "improved", "id": rid, "moves": [m.to_json() for m in imp.best],
-                 "count": imp.count, "turns": imp.turns}]
+        self._unsent = False
+        self._sent_turns = imp.fewest_turns
+        return [{"type": "improved", "id": rid, "moves": [m.to_json() for m in imp.fewest],
+                 "count": record_count(imp.fewest), "turns": imp.fewest_turns}]
 
     def _shorten_later(self, job: _Job, result: Result) -> None:
         """Shorten ``result``'s solution in idle time (unless its position is being shortened already)."""
@@ -250,7 +257,11 @@ class Service:
         if self.improver is not None and self.improver[1] == job.key:
             return
         solver = job.solver
-        self.improver = (job.id, job.key, Improver(solver.position, result.moves, solver.rules))
+        imp = Improver(solver.position, result.moves, solver.rules, unit=TURNS)
+        self.improver = (job.id, job.key, imp)
+        # the shortening pass in Improver() may have found fewer turns already: sent at the next slice
+        self._sent_turns = game_count(solver.position, result.moves, solver.rules)
+        self._unsent = imp.fewest_turns < self._sent_turns
 
     def step(self) -> list[Message]:
         """One slice of a search (the foreground's or the background's); the messages it produced."""

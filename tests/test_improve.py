@@ -46,6 +46,8 @@ def test_shorter_solutions_replay_and_win(n: int) -> None:
         assert verify_solution(pos, imp.best, FREECELL)[-1].is_won()
         assert (imp.count, imp.turns) == (record_count(imp.best), game_count(pos, imp.best, FREECELL))
         counts.append((imp.count, imp.turns))
+        assert imp.fewest_turns == game_count(pos, imp.fewest, FREECELL) <= imp.turns
+        verify_solution(pos, imp.fewest, FREECELL)
     assert counts == sorted(counts, reverse=True)  # never longer than before
     assert imp.count < record_count(moves)  # 8,000 nodes shorten each of these
     assert imp.nodes <= 20 * 400
@@ -57,8 +59,7 @@ def test_never_longer_than_the_first() -> None:
     while not imp.done:
         imp.run(max_nodes=50)
     assert record_count(imp.best) <= record_count(moves)
-    assert game_count(pos, imp.best, FREECELL) <= game_count(pos, moves, FREECELL) or (
-        record_count(imp.best) < record_count(moves))
+    assert imp.fewest_turns <= game_count(pos, moves, FREECELL)
 
 
 def test_a_variant_is_shortened_under_its_own_rules() -> None:
@@ -101,7 +102,7 @@ def test_the_worker_shortens_a_solution_when_idle() -> None:
     assert s.receive(solve_text(7, pos.to_text())) == []
     result = drive(s)
     assert result["verdict"] == "solved" and not s.busy and s.improving
-    first_count = record_count([Move.from_json(m) for m in result["moves"]])  # type: ignore[attr-defined]
+    first_turns = game_count(pos, [Move.from_json(m) for m in result["moves"]], FREECELL)  # type: ignore[attr-defined]
     improved = []
     for _ in range(200):
         if not s.improving:
@@ -114,8 +115,9 @@ def test_the_worker_shortens_a_solution_when_idle() -> None:
         moves = [Move.from_json(x) for x in m["moves"]]
         verify_solution(pos, moves, FREECELL)
         assert m["count"] == record_count(moves) and m["turns"] == game_count(pos, moves, FREECELL)
-        counts.append(m["count"])
-    assert counts == sorted(counts, reverse=True) and counts[0] < first_count
+        counts.append(m["turns"])
+    assert counts == sorted(counts, reverse=True) and counts[0] < first_turns
+    assert len(set(counts)) == len(counts)  # each one fewer turns than the one before
 
 
 def test_a_hint_request_is_answered_while_shortening() -> None:
@@ -150,3 +152,14 @@ def test_shortening_stops_within_its_budget() -> None:
     s.receive(solve_text(4, Position.deal(1).to_text()))
     drive(s)
     assert not s.improving and s.improver is None
+
+
+def test_the_game_turns_unit_makes_fewer_turns() -> None:
+    pos, moves = first(2)
+    imp = Improver(pos, moves, unit="turns")
+    for _ in range(10):
+        imp.run(max_nodes=400)
+    verify_solution(pos, imp.fewest, FREECELL)
+    assert imp.fewest_turns == game_count(pos, imp.fewest, FREECELL) < game_count(pos, moves, FREECELL)
+    with pytest.raises(ValueError):
+        Improver(pos, moves, unit="seconds")
