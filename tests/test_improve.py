@@ -163,3 +163,34 @@ def test_the_game_turns_unit_makes_fewer_turns() -> None:
     assert imp.fewest_turns == game_count(pos, imp.fewest, FREECELL) < game_count(pos, moves, FREECELL)
     with pytest.raises(ValueError):
         Improver(pos, moves, unit="seconds")
+
+
+# --- the page's side ------------------------------------------------------------------------
+
+
+def test_the_page_takes_a_shorter_solution_for_par_and_hints() -> None:
+    from freecell.ui.analysis.analysis import Analysis
+    from freecell.ui.analysis.replies import SolverReply, Verdict, parse_reply
+
+    s = Service(improve_nodes=200)
+    pos = Position.deal(2)
+    s.receive(solve_text(1, pos.to_text()))
+    result = drive(s)
+    analysis = Analysis(FREECELL)
+    reply = parse_reply(result, pos, FREECELL)
+    assert isinstance(reply, SolverReply)
+    analysis.answered(pos, reply)
+    before, _ = analysis.par(pos, auto_move=True)
+    improved: list[dict[str, object]] = []
+    while s.improving and not improved:
+        improved = s.step_idle()
+    assert improved
+    shorter = parse_reply(improved[-1], pos, FREECELL)
+    assert isinstance(shorter, SolverReply) and shorter.verdict is Verdict.SOLVED
+    analysis.answered(pos, shorter)
+    after, _ = analysis.par(pos, auto_move=True)
+    assert before.moves is not None and after.moves == improved[-1]["turns"] < before.moves
+    assert analysis.hint_move(pos) == (shorter.moves[0], True)
+    # a reply whose moves do not solve the position is refused
+    bad = {**improved[-1], "moves": improved[-1]["moves"][:-1]}  # type: ignore[index]
+    assert parse_reply(bad, pos, FREECELL) is None
