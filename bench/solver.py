@@ -270,6 +270,9 @@ def solve_cpu(solver: Solver, budget: float) -> Result:
             return solver.solve(max_nodes=0)
 
 
+BEST_MAX: float | None = None  # --best-max: the longest a shortening may go on (improve_for)
+
+
 def solve_ours(job: tuple[int, float, bool, float | None]) -> Row:
     """Solve one deal with our solver, time it, replay the solution; then shorten it (``best``)."""
     deal, budget, cpu, best = job
@@ -302,7 +305,7 @@ def solve_ours(job: tuple[int, float, bool, float | None]) -> Row:
             row["replay_ok"] = False
             row["error"] = str(e)
         if best is not None and row["replay_ok"] and result.moves:
-            imp = improve_for(position, result.moves, FREECELL, best, cpu)
+            imp = improve_for(position, result.moves, FREECELL, best, cpu, max_seconds=BEST_MAX)
             row["best_cpu_seconds"] = time.process_time() - cpu0
             row["best_max_auto"] = imp.count
             row["best_turns"] = imp.turns
@@ -1008,10 +1011,15 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"fc-solve preset, given as -l NAME (default {DEFAULT_PRESET})")
     parser.add_argument("--best", type=float, default=None, metavar="SECONDS",
                         help="then shorten each solution for SECONDS (freecell.improve; CPU with --cpu)")
+    parser.add_argument("--best-max", type=float, default=None, metavar="SECONDS",
+                        help="with --best: go on up to SECONDS on a deal whose solution is still over "
+                             "0.85 times the first's (freecell.improve.improve_for)")
     parser.add_argument("--reference", type=Path, nargs="+", default=[], metavar="FILE",
                         help="published solutions to compare lengths with: deal:moves lines, two "
                              "characters a move (macroxue/freecell's solutions/block.N; never commit them)")
     args = parser.parse_args(argv)
+    global BEST_MAX
+    BEST_MAX = args.best_max
     if args.budget <= 0:
         parser.error("--budget must be positive")
     if args.jobs < 1:

@@ -51,6 +51,8 @@ WIDTHS = (40, 150, 500, 1500, 4000)
 # free cells in use, empty columns (a bonus)
 W_GROUPS, W_DISORDER, W_LEFT, W_CELLS, W_EMPTY = 6, 2, 1, 4, 3
 SHORTEN_NODES = PASS_NODES * 4
+# improve_for: good enough to stop at the first budget, as a share of the first solution's length
+ENOUGH = 0.85
 # what the beam counts: player moves with maximum auto-play (the record's unit), or the game's
 # turns (moves with the game's safe auto-move, a move home the player makes counting one)
 RECORD, TURNS = "record", "turns"
@@ -300,11 +302,21 @@ def clock(cpu: bool) -> Callable[[], float]:
 
 
 def improve_for(position: Position, first: Sequence[Move], rules: Rules = FREECELL, seconds: float = 1.0,
-                cpu: bool = False, slice_nodes: int = 200) -> Improver:
-    """An :class:`Improver` run for ``seconds`` (of CPU time with ``cpu``) or until it is done."""
+                cpu: bool = False, slice_nodes: int = 200, max_seconds: float | None = None,
+                enough: float = ENOUGH) -> Improver:
+    """An :class:`Improver` run for ``seconds`` (of CPU time with ``cpu``) or until it is done.
+
+    With ``max_seconds``, it goes on up to that long while the best is still
+    more than ``enough`` times the first's length (a deal whose narrow beams
+    found nothing shorter yet: the wider ones do).
+    """
     now = clock(cpu)
-    end = now() + seconds
+    start = now()
     imp = Improver(position, first, rules)
-    while not imp.done and now() < end:
+    target = enough * record_count(first)
+    while not imp.done:
+        spent = now() - start
+        if spent >= seconds and (max_seconds is None or spent >= max_seconds or imp.count <= target):
+            break
         imp.run(max_nodes=slice_nodes)
     return imp

@@ -194,3 +194,12 @@ def test_the_page_takes_a_shorter_solution_for_par_and_hints() -> None:
     # a reply whose moves do not solve the position is refused
     bad = {**improved[-1], "moves": improved[-1]["moves"][:-1]}  # type: ignore[index]
     assert parse_reply(bad, pos, FREECELL) is None
+
+
+def test_improve_for_no_time_is_the_shortening_pass_alone() -> None:
+    from freecell.improve import improve_for
+
+    pos, moves = first(1)
+    imp = improve_for(pos, moves, FREECELL, seconds=0.0, cpu=True, max_seconds=0.0)
+    assert imp.nodes == 0 and imp.count <= record_count(moves)
+    verify_solution(pos, imp.best, FREECELL)
