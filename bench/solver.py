@@ -13,7 +13,7 @@ Ours: each deal is ``Solver(Position.deal(n)).solve(seconds=budget)`` (the
 records its hash and whether it differs from the commit).  The time of a deal
 is the wall time of that one call, deal generation and solver set-up
 included, measured in the process that solves it; its CPU time is recorded
-beside it.  Every solution is replayed by :func:`freecell.solver.replay`
+beside it.  Every solution is replayed by :func:`freecell.engine.verify_solution`
 (each move checked by the engine, all 52 cards home at the end); failures are
 counted and must be 0.  A solution's length is its number of moves: a
 multi-card move counts as one, moves to the foundation count; solutions over
@@ -95,11 +95,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from freecell.counts import game_count, record_count  # noqa: E402
 from freecell.deals import MAX_DEAL, MIN_DEAL  # noqa: E402
+from freecell.engine import NotASolutionError, verify_solution  # noqa: E402
+from freecell.improve import improve_for  # noqa: E402
 from freecell.piles import HOME, Move, cell, column  # noqa: E402
 from freecell.position import Position  # noqa: E402
 from freecell.rules import FREECELL  # noqa: E402
-from freecell.solver import SOLVED, UNKNOWN, UNSOLVABLE, Result, SolutionError, Solver, replay  # noqa: E402
+from freecell.solver import SOLVED, UNKNOWN, UNSOLVABLE, Result, Solver  # noqa: E402
 
 DEFAULT_JSON = ROOT / "bench" / "results" / "solver.json"
 DEFAULT_DEALS = "1-1000"
@@ -267,9 +270,12 @@ def solve_cpu(solver: Solver, budget: float) -> Result:
             return solver.solve(max_nodes=0)
 
 
-def solve_ours(job: tuple[int, float, bool]) -> Row:
-    """Solve one deal with our solver, time it, replay the solution."""
-    deal, budget, cpu = job
+BEST_MAX: float | None = None  # --best-max: the longest a shortening may go on (improve_for)
+
+
+def solve_ours(job: tuple[int, float, bool, float | None]) -> Row:
+    """Solve one deal with our solver, time it, replay the solution; then shorten it (``best``)."""
+    deal, budget, cpu, best = job
     row: Row = {"deal": deal, "verdict": ERROR, "moves": None, "nodes": None, "states": None,
                 "result_seconds": None, "replay_ok": None, "error": None}
     cpu0 = time.process_time()
@@ -282,7 +288,7 @@ def solve_ours(job: tuple[int, float, bool]) -> Row:
         row["seconds"] = time.perf_counter() - t0
         row["cpu_seconds"] = time.process_time() - cpu0
         row["error"] = f"{type(e).__name__}: {e}"
-        row["replay_ok"] = False if isinstance(e, SolutionError) else None
+        row["replay_ok"] = False if isinstance(e, NotASolutionError) else None
         return row
     row["seconds"] = time.perf_counter() - t0
     row["cpu_seconds"] = time.process_time() - cpu0
@@ -290,18 +296,32 @@ def solve_ours(job: tuple[int, float, bool]) -> Row:
                result_seconds=result.seconds)
     if result.verdict == SOLVED:
         row["moves"] = len(result.moves)
+        row["max_auto"] = record_count(result.moves)
+        row["turns"] = game_count(position, result.moves, FREECELL)
         try:
-            replay(position, FREECELL, result.moves)
+            verify_solution(position, result.moves, FREECELL)
             row["replay_ok"] = True
-        except SolutionError as e:
+        except NotASolutionError as e:
             row["replay_ok"] = False
             row["error"] = str(e)
+        if best is not None and row["replay_ok"] and result.moves:
+            imp = improve_for(position, result.moves, FREECELL, best, cpu, max_seconds=BEST_MAX)
+            row["best_cpu_seconds"] = time.process_time() - cpu0
+            row["best_max_auto"] = imp.count
+            row["best_turns"] = imp.turns
+            row["best_nodes"] = imp.nodes
+            try:
+                verify_solution(position, imp.best, FREECELL)
+            except NotASolutionError as e:
+                row["replay_ok"] = False
+                row["error"] = f"shortened: {e}"
     return row
 
 
-def run_ours(deals: Sequence[int], budget: float, jobs: int, cpu: bool = False) -> tuple[list[Row], float]:
+def run_ours(deals: Sequence[int], budget: float, jobs: int, cpu: bool = False,
+             best: float | None = None) -> tuple[list[Row], float]:
     progress = Progress("ours", len(deals))
-    work = [(d, budget, cpu) for d in deals]
+    work = [(d, budget, cpu, best) for d in deals]
     rows: list[Row] = []
     start = time.perf_counter()
     if jobs == 1:
@@ -546,13 +566,14 @@ def fcs_process_deal(deal: int, budget: float, preset: str, tools: dict[str, str
     if row["verdict"] == SOLVED:
         moves, bad = parse_fcs_moves(out)
         row["moves"] = len(moves) + len(bad)
+        row["max_auto"] = record_count(moves) + len(bad)
         if bad:
             row.update(replay_ok=False, error=f"move lines not understood: {bad[:3]}")
         else:
             try:
-                replay(position, FREECELL, moves)
+                verify_solution(position, moves, FREECELL)
                 row["replay_ok"] = True
-            except SolutionError as e:
+            except NotASolutionError as e:
                 row.update(replay_ok=False, error=str(e))
     return row
 
@@ -655,7 +676,8 @@ def comparison(ours: dict[str, Any], inproc: dict[str, Any] | None,
 
 
 def run(deals: Sequence[int], budget: float, jobs: int, fc_solve: bool, preset: str,
-        argv: Sequence[str], cpu: bool = False) -> dict[str, Any]:
+        argv: Sequence[str], cpu: bool = False, best: float | None = None,
+        reference: dict[int, int] | None = None) -> dict[str, Any]:
     result: dict[str, Any] = {
         "meta": {
             "started": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -674,7 +696,7 @@ def run(deals: Sequence[int], budget: float, jobs: int, fc_solve: bool, preset: 
             "solver": solver_source(),
         },
     }
-    ours_rows, ours_wall = run_ours(deals, budget, jobs, cpu)
+    ours_rows, ours_wall = run_ours(deals, budget, jobs, cpu, best)
     ours = summarize(ours_rows)
     ours["run_seconds"] = ours_wall
     result["ours"] = {"summary": ours, "rows": ours_rows}
@@ -709,9 +731,93 @@ def run(deals: Sequence[int], budget: float, jobs: int, fc_solve: bool, preset: 
     else:
         result["fc_solve"] = None
         result["fc_solve_skipped"] = "--no-fc-solve" if not fc_solve else "fc-solve not on PATH"
+    result["lengths"] = lengths(ours_rows, reference or {},
+                                (result["fc_solve"] or {}).get("process", {}).get("rows"), best)
     result["meta"]["load_average_end"] = _load()
     result["meta"]["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     return result
+
+
+# --- lengths: ours, fc-solve's, the published near-optimal ones ------------------------------
+
+
+def read_reference(paths: Sequence[Path]) -> dict[int, int]:
+    """Published solutions' lengths: ``deal:moves`` lines, two characters a move, moves home implicit
+    (maximum auto-play: the record's count)."""
+    out: dict[int, int] = {}
+    for path in paths:
+        for line in path.read_text().splitlines():
+            deal, sep, moves = line.strip().partition(":")
+            if sep and deal.isdigit():
+                out[int(deal)] = len(moves) // 2
+    return out
+
+
+def count_stats(values: Sequence[float]) -> dict[str, float | None]:
+    return {"mean": sum(values) / len(values) if values else None, "p95": percentile(values, 0.95),
+            "max": max(values) if values else None, "n": len(values)}
+
+
+def lengths(rows: Sequence[Row], reference: dict[int, int], fcs_rows: Sequence[Row] | None,
+            best: float | None) -> dict[str, Any]:
+    """Solution lengths in both units, beside fc-solve's and the published ones, on the deals all have."""
+    solved = [r for r in rows if r.get("max_auto") is not None]
+    out: dict[str, Any] = {"best_seconds": best}
+    key = "best_max_auto" if best is not None else "max_auto"
+    turns_key = "best_turns" if best is not None else "turns"
+    out["first_max_auto"] = count_stats([r["max_auto"] for r in solved])
+    out["first_turns"] = count_stats([r["turns"] for r in solved])
+    out["first_cpu_seconds"] = time_stats([r["cpu_seconds"] for r in solved])
+    if best is not None:
+        done = [r for r in solved if r.get(key) is not None]
+        out["best_max_auto"] = count_stats([r[key] for r in done])
+        out["best_turns"] = count_stats([r[turns_key] for r in done])
+        out["best_cpu_seconds"] = time_stats([r["best_cpu_seconds"] for r in done])
+    if fcs_rows:
+        theirs = [r["max_auto"] for r in fcs_rows if r.get("max_auto") is not None]
+        out["fc_solve_max_auto"] = count_stats(theirs)
+    if reference:
+        both = [r for r in solved if r["deal"] in reference and r.get(key) is not None]
+        ours = [r[key] for r in both]
+        ref = [reference[r["deal"]] for r in both]
+        out["published_max_auto"] = count_stats(ref)
+        if both:
+            out["ratio_of_means"] = sum(ours) / sum(ref)
+            out["as_short_share"] = sum(1 for a, b in zip(ours, ref, strict=True) if a <= b) / len(both)
+            out["max_ratio"] = max(a / b for a, b in zip(ours, ref, strict=True))
+            out["max_ratio_deal"] = max(both, key=lambda r: r[key] / reference[r["deal"]])["deal"]
+    return out
+
+
+def lengths_text(ln: dict[str, Any]) -> list[str]:
+    def stats(name: str, d: dict[str, Any] | None) -> str:
+        if not d or d.get("mean") is None:
+            return f"  {name}: -"
+        return f"  {name}: mean {d['mean']:.2f}, p95 {d['p95']:.0f}, max {d['max']:.0f} ({d['n']} deals)"
+
+    def cpu(name: str, d: dict[str, Any] | None) -> str:
+        if not d:
+            return f"  {name}: -"
+        return f"  {name}: median {fmt_ms(d.get('median'))} ms, p95 {fmt_ms(d.get('p95'))} ms, " \
+               f"max {fmt_ms(d.get('max'))} ms"
+
+    out = ["", "Solution lengths (max auto-play: moves home free, every other move one; turns: as the "
+           "moves counter counts)"]
+    out.append(stats("ours, first, max auto-play", ln.get("first_max_auto")))
+    out.append(stats("ours, first, turns", ln.get("first_turns")))
+    if ln.get("best_seconds") is not None:
+        out.append(stats(f"ours, --best {ln['best_seconds']:g}, max auto-play", ln.get("best_max_auto")))
+        out.append(stats(f"ours, --best {ln['best_seconds']:g}, turns", ln.get("best_turns")))
+    out.append(stats("fc-solve, max auto-play", ln.get("fc_solve_max_auto")))
+    out.append(stats("published (--reference)", ln.get("published_max_auto")))
+    if "ratio_of_means" in ln:
+        out.append(f"  ours / published: ratio of means {ln['ratio_of_means']:.3f}, as short on "
+                   f"{100 * ln['as_short_share']:.1f}% of deals, max ratio {ln['max_ratio']:.3f} "
+                   f"(deal {ln['max_ratio_deal']})")
+    out.append(cpu("CPU, first solution", ln.get("first_cpu_seconds")))
+    if ln.get("best_seconds") is not None:
+        out.append(cpu("CPU, first + shortening", ln.get("best_cpu_seconds")))
+    return out
 
 
 # --- the report ---------------------------------------------------------------------------
@@ -903,7 +1009,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-fc-solve", action="store_true", help="do not run fc-solve")
     parser.add_argument("--fc-solve-preset", default=DEFAULT_PRESET, metavar="NAME",
                         help=f"fc-solve preset, given as -l NAME (default {DEFAULT_PRESET})")
+    parser.add_argument("--best", type=float, default=None, metavar="SECONDS",
+                        help="then shorten each solution for SECONDS (freecell.improve; CPU with --cpu)")
+    parser.add_argument("--best-max", type=float, default=None, metavar="SECONDS",
+                        help="with --best: go on up to SECONDS on a deal whose solution is still over "
+                             "0.85 times the first's (freecell.improve.improve_for)")
+    parser.add_argument("--reference", type=Path, nargs="+", default=[], metavar="FILE",
+                        help="published solutions to compare lengths with: deal:moves lines, two "
+                             "characters a move (macroxue/freecell's solutions/block.N; never commit them)")
     args = parser.parse_args(argv)
+    global BEST_MAX
+    BEST_MAX = args.best_max
     if args.budget <= 0:
         parser.error("--budget must be positive")
     if args.jobs < 1:
@@ -918,8 +1034,10 @@ def main(argv: list[str] | None = None) -> int:
         if problem:
             parser.error(f"fc-solve -l {args.fc_solve_preset} does not work: {problem}")
     result = run(args.deals, args.budget, args.jobs, not args.no_fc_solve, args.fc_solve_preset,
-                 sys.argv[1:] if argv is None else argv, args.cpu)
+                 sys.argv[1:] if argv is None else argv, args.cpu, args.best,
+                 read_reference(args.reference))
     print(report_text(result))
+    print("\n".join(lengths_text(result["lengths"])))
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(to_json(result))
     print(f"\nwritten: {args.json}")

@@ -5,6 +5,8 @@
     python -m freecell solve 617 --budget 30   # solve a deal, at most 30 seconds
     python -m freecell solve 617 --variant bakers
     python -m freecell solve --board FILE      # solve a board text (``-``: stdin)
+    python -m freecell solve 617 --best 3      # then 3 s more to make the solution shorter
+    python -m freecell solve 617 --best 3 --cpu  # budgets in CPU seconds
 
 ``--variant ID`` picks a variant of :mod:`freecell.variants` (``freecell``,
 ``freecell3`` ... ``freecell0``, ``bakers``, ``eightoff``, ``seahaven``): its
@@ -15,7 +17,14 @@ output stays a board text that ``solve --board`` and fc-solve read.
 
 ``solve`` prints one JSON object, the solver's result: ``{"verdict": "solved" |
 "unsolvable" | "unknown", "moves": [{"from": "3", "to": "h", "count": 1}, ...],
-"nodes": ..., "seconds": ...}``.  Bad arguments print one line on stderr
+"nodes": ..., "seconds": ...}``.  With ``--best SECONDS`` the solver
+then looks for a shorter solution (:mod:`freecell.improve`) for that long,
+and prints the shortest found the same way, with ``"count": {"turns": ...,
+"max_auto": ...}``: its length as the game's moves counter counts it, and in
+player moves with maximum auto-play (:mod:`freecell.counts`).  With
+``--cpu`` both budgets are CPU time of this process, so that a busy
+machine gives the same answers (the search runs in slices until the budget
+is spent).  Bad arguments print one line on stderr
 (``freecell: ...``) and exit with status 2.  Arguments are parsed by hand, so
 that every bad input gets exactly one line and that status.
 """
@@ -26,19 +35,23 @@ import json
 import math
 import re
 import sys
+import time
 
+from .counts import game_count, record_count
 from .deals import DealNumberError, parse_deal_number
+from .improve import improve_for
 from .position import BoardError, Position
 from .rules import FREECELL, Rules
-from .solver import Solver
+from .solver import SOLVED, Result, Solver
 from .variants import VARIANTS, Variant, variant
 
 USAGE = (
     "usage: python -m freecell deal N [--variant ID] | solve N [--variant ID] [--budget SECONDS]"
-    " | solve --board FILE [--variant ID] [--budget SECONDS]"
+    " | solve --board FILE [--variant ID] [--budget SECONDS]  (solve also: [--best SECONDS] [--cpu])"
     f"   (N a deal number from 1 to 8,589,934,591; ID one of {', '.join(VARIANTS)})"
 )
 DEFAULT_BUDGET = 10.0
+CPU_SLICE = 500  # nodes between looks at the CPU clock (--cpu)
 MAX_BUDGET = 3600.0
 MAX_BOARD_BYTES = 40_004  # 10,000 characters (Position.from_text's limit) of up to 4 bytes each
 _NUMBER = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII)
@@ -84,8 +97,11 @@ def _solve(rest: list[str]) -> int:
     if any(a in ("-h", "--help") for a in rest):
         print(USAGE)
         return 0
-    options, numbers = _parse(rest, "solve", ("--budget", "--board", "--variant"))
+    cpu = "--cpu" in rest
+    rest = [a for a in rest if a != "--cpu"]
+    options, numbers = _parse(rest, "solve", ("--budget", "--board", "--variant", "--best"))
     budget = _budget(options.get("--budget"))
+    best = _budget(options["--best"]) if "--best" in options else None
     chosen = _variant(options["--variant"]) if "--variant" in options else None
     rules = FREECELL if chosen is None else chosen.rules
     if "--board" in options:
@@ -97,9 +113,31 @@ def _solve(rest: list[str]) -> int:
         position = Position.deal(n) if chosen is None else chosen.deal(n)
     else:
         raise UsageError("solve takes one deal number or --board FILE")
-    result = Solver(position, rules).solve(seconds=budget)
-    sys.stdout.write(json.dumps(result.to_json()) + "\n")
+    result = _first(Solver(position, rules), budget, cpu)
+    out = result.to_json()
+    if best is not None and result.verdict == SOLVED and result.moves:
+        imp = improve_for(position, result.moves, rules, best, cpu)
+        out["moves"] = [m.to_json() for m in imp.best]
+        out["nodes"] = result.nodes + imp.nodes
+        out["seconds"] = round(result.seconds + imp.seconds, 4)
+        out["count"] = {"turns": imp.turns, "max_auto": imp.count}
+    elif best is not None and result.verdict == SOLVED:  # nothing left to shorten with
+        out["count"] = {"turns": game_count(position, result.moves, rules),
+                        "max_auto": record_count(result.moves)}
+    sys.stdout.write(json.dumps(out) + "\n")
     return 0
+
+
+def _first(solver: Solver, budget: float, cpu: bool) -> Result:
+    """The solver's result within ``budget`` seconds (of CPU time with ``cpu``: in slices)."""
+    if not cpu:
+        return solver.solve(seconds=budget)
+    end = time.process_time() + budget
+    while time.process_time() < end:
+        r = solver.run(max_nodes=CPU_SLICE)
+        if r is not None:
+            return r
+    return solver.solve(max_nodes=0)
 
 
 def _parse(rest: list[str], command: str, names: tuple[str, ...]) -> tuple[dict[str, str], list[str]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .engine import apply_move, check_move
+from .engine import NotASolutionError, verify_solution
 from .piles import CELL, COLUMN, Move, Pile, cell, column
 from .position import Position
 from .rules import FREECELL, Rules
@@ -50,16 +50,10 @@ class KnownPath:
         start.validate(rules)
         self.rules = rules
         self.moves = list(moves)
-        self.positions = [start]
-        pos = start
-        for i, m in enumerate(self.moves):
-            refusal = check_move(pos, m, rules)
-            if refusal is not None:
-                raise ValueError(f"move {i + 1} ({m.text()}) of the path is illegal: {refusal.reason.value}")
-            pos = apply_move(pos, m)
-            self.positions.append(pos)
-        if not pos.is_won():
-            raise ValueError("the path does not end with every card home")
+        try:
+            self.positions = verify_solution(start, self.moves, rules)
+        except NotASolutionError as e:
+            raise ValueError(f"the path is not a solution: {e}") from None
         # a state met twice answers with its later place (the shorter rest)
         self._at = {position_key(p): i for i, p in enumerate(self.positions)}
         self._cards = card_moves(start, rules, self.moves)

@@ -31,7 +31,7 @@ from typing import Generic, TypeVar
 
 from .piles import CELL, COLUMN, FOUNDATION
 from .position import Position
-from .rules import MAX_CELLS, MAX_COLUMNS, Build, EmptyColumn, Rules
+from .rules import MAX_CELLS, MAX_COLUMNS, Build, EmptyColumn, Rules, move_capacity
 
 EMPTY = 255  # an empty free cell; also the separator of columns in a key
 SEP = b"\xff"
@@ -317,8 +317,8 @@ class MoveGen:
         free = cells.count(EMPTY)
         first_empty = cols.index(b"") if b"" in cols else -1
         ne = cols.count(b"") if self.any_empty and first_empty >= 0 else 0
-        cap = (free + 1) << ne
-        cap_empty = (free + 1) << (ne - 1) if ne else free + 1
+        cap = move_capacity(free, ne)
+        cap_empty = move_capacity(free, ne - 1)
         king_only = not self.any_empty
         # the cards that would go home safely once uncovered (the foundations
         # stay as they are in a move that sends nothing home)

@@ -50,7 +50,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .engine import apply_move, check_move, legal_moves
+from .engine import check_move, legal_moves, verify_solution
 from .known import KnownPath as KnownPath
 from .packed import COST_BITS, COST_MASK, SEP, WON, Child, Cols, MoveGen, RawMove, key, pack, unpack
 from .piles import COLUMN, FOUNDATION, HOME, Move, Pile, cell, column, foundation
@@ -466,7 +466,7 @@ class Solver:
         elif verdict == SOLVED:
             extra = max(0, len(moves) - SHORTEN_FROM) * SHORTEN_PER_MOVE
             moves = shorten(self.position, self.rules, moves, PASS_NODES + extra)
-            replay(self.position, self.rules, moves)
+            verify_solution(self.position, moves, self.rules)  # NotASolutionError: a bug
         self._heaps = [[] for _ in self.orders]
         self._nodes = []
         self._done = bytearray()
@@ -513,35 +513,6 @@ def _pile(kind: int, index: int) -> Pile:
 
 def _to_move(m: RawMove) -> Move:
     return Move(_pile(m[0], m[1]), _pile(m[2], m[3]), m[4])
-
-
-class SolutionError(AssertionError):
-    """A solution the engine does not accept: a bug in the solver."""
-
-
-def replay(position: Position, rules: Rules, moves: list[Move]) -> Position:
-    """Play ``moves`` with the engine's checks; they must end with every card home."""
-    pos = position
-    for i, m in enumerate(moves):
-        refusal = check_move(pos, m, rules)
-        if refusal is not None:
-            raise SolutionError(f"move {i + 1} ({m.text()}) is illegal: {refusal.reason.value}")
-        pos = apply_move(pos, m)
-    if not pos.is_won():
-        raise SolutionError("the moves do not end with every card home")
-    return pos
-
-
-def hint(position: Position, rules: Rules = FREECELL, seconds: float = 3.0) -> tuple[str, Move | None]:
-    """The verdict and a move to suggest (``None`` when nothing can be suggested)."""
-    s = Solver(position, rules)
-    r = s.solve(seconds=seconds)
-    if r.verdict == SOLVED:
-        return SOLVED, r.moves[0] if r.moves else None
-    if r.verdict == UNSOLVABLE:
-        return UNSOLVABLE, None
-    return UNKNOWN, s.best_move()
-
 
 
 def quick_hint(position: Position, rules: Rules = FREECELL, max_nodes: int = QUICK_NODES) -> Move | None:

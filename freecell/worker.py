@@ -23,6 +23,8 @@ Worker to page::
      "hint": {"from": ..., "to": ..., "count": ...} | null, # what to suggest
      "nodes": 5400, "ms": 812, "difficulty": "easy" | "medium" | "hard" | null}
     {"type": "cancelled", "id": 7}
+    {"type": "improved", "id": 7, "moves": [...], "count": 24, "turns": 31}
+                                           # a shorter solution of request 7's position
     {"type": "pong", "id": 8}
     {"type": "error", "id": 7 | null, "message": "..."}     # a bad message
 
@@ -61,6 +63,17 @@ another position, at most :data:`MAX_PATH_MOVES` moves, each legal from that
 board under the request's rules and ending with every card home.  The search
 takes every position along it as solved (:class:`freecell.known.KnownPath`).
 
+Shortening (:mod:`freecell.improve`): after a ``solved`` result, the
+worker goes on looking for a shorter solution of that position while it has
+nothing else to do (:meth:`Service.step_idle`, called while
+:attr:`Service.improving` and not :attr:`Service.busy`), in slices of
+:data:`IMPROVE_SLICE_S` seconds, :data:`IMPROVE_SECONDS` in all.  Each
+solution found with fewer turns as the moves counter counts them (the par's
+unit; checked by the engine) is posted as ``improved`` with the result's id,
+its ``turns`` and its ``count`` in player moves with maximum auto-play.  Any request comes first: a
+search started pauses it; the next ``solved`` result of another position
+replaces it; ``cancel`` with its id drops it.
+
 Every field is checked against an allow-list; anything else (a bad ``keep``
 or ``path`` included) gets an ``error`` reply, never an exception.
 """
@@ -70,6 +83,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .counts import game_count, record_count
+from .improve import TURNS, Improver
 from .known import KnownPath
 from .piles import Move, MoveError
 from .position import BoardError, Position
@@ -82,6 +97,8 @@ MAX_MESSAGE = 20_000
 MAX_BUDGET_MS = 60_000
 MAX_PATH_MOVES = 400  # 400 moves of ~36 characters: well within MAX_MESSAGE
 BACKGROUND_SLICES = 3  # background slices for each foreground slice, while both run
+IMPROVE_SECONDS = 3.0  # the shortening of one solution, in all
+IMPROVE_SLICE_S = 0.04  # one slice of it (the page waits at most this for an answer)
 SOLVE_FIELDS = frozenset({"type", "id", "board", "rules", "budget_ms", "keep", "path"})
 
 Message = dict[str, Any]
@@ -126,7 +143,12 @@ def _known_path(data: object, rules: Rules) -> KnownPath:
 class Service:
     """Takes messages (JSON text), works in slices, returns messages to post."""
 
-    def __init__(self) -> None:
+    def __init__(self, improve_seconds: float = IMPROVE_SECONDS, improve_nodes: int | None = None) -> None:
+        self.improve_seconds = improve_seconds
+        self.improve_nodes = improve_nodes  # slices of this many nodes instead of IMPROVE_SLICE_S (tests)
+        self._sent_turns = 0  # the turns of the last solution posted for the improver's position
+        self._unsent = False  # the improver holds fewer turns than posted
+        self.improver: tuple[int, tuple[str, str], Improver] | None = None  # (id, key, the search)
         self.job: _Job | None = None  # the foreground search: the newest solve
         self.background: _Job | None = None  # a search kept going beside it ("keep")
         self.paused: _Job | None = None  # the last search stopped without a verdict
@@ -149,6 +171,8 @@ class Service:
         if kind == "ping":
             return [{"type": "pong", "id": rid}]
         if kind == "cancel":
+            if self.improver is not None and self.improver[0] == rid:
+                self.improver = None
             for slot in ("job", "background"):
                 held: _Job | None = getattr(self, slot)
                 if held is not None and held.id == rid:
@@ -205,6 +229,40 @@ class Service:
     def busy(self) -> bool:
         return self.job is not None or self.background is not None
 
+    @property
+    def improving(self) -> bool:
+        """A solution is being shortened (:meth:`step_idle` has work, when nothing is :attr:`busy`)."""
+        imp = self.improver
+        return imp is not None and not imp[2].done and imp[2].seconds < self.improve_seconds
+
+    def step_idle(self) -> list[Message]:
+        """One slice of shortening, when no search is asked for; an ``improved`` message if it found one."""
+        if self.busy or not self.improving or self.improver is None:
+            return []
+        rid, _, imp = self.improver
+        nodes = self.improve_nodes
+        before = imp.fewest_turns
+        imp.run(max_nodes=nodes, seconds=None if nodes else IMPROVE_SLICE_S)
+        if imp.fewest_turns >= before and not (self._unsent and imp.fewest_turns < self._sent_turns):
+            return []
+        self._unsent = False
+        self._sent_turns = imp.fewest_turns
+        return [{"type": "improved", "id": rid, "moves": [m.to_json() for m in imp.fewest],
+                 "count": record_count(imp.fewest), "turns": imp.fewest_turns}]
+
+    def _shorten_later(self, job: _Job, result: Result) -> None:
+        """Shorten ``result``'s solution in idle time (unless its position is being shortened already)."""
+        if self.improve_seconds <= 0 or not result.moves:
+            return
+        if self.improver is not None and self.improver[1] == job.key:
+            return
+        solver = job.solver
+        imp = Improver(solver.position, result.moves, solver.rules, unit=TURNS)
+        self.improver = (job.id, job.key, imp)
+        # the shortening pass in Improver() may have found fewer turns already: sent at the next slice
+        self._sent_turns = game_count(solver.position, result.moves, solver.rules)
+        self._unsent = imp.fewest_turns < self._sent_turns
+
     def step(self) -> list[Message]:
         """One slice of a search (the foreground's or the background's); the messages it produced."""
         fg, bg = self.job, self.background
@@ -233,6 +291,7 @@ class Service:
         hint = None
         if result.verdict == SOLVED and result.moves:
             hint = result.moves[0].to_json()
+            self._shorten_later(job, result)
         elif result.verdict != UNSOLVABLE:
             best = solver.best_move()
             hint = best.to_json() if best is not None else None

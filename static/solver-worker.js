@@ -36,6 +36,9 @@ async function main() {
       post(service.step());
       // yield to the event loop so that a new message (a move, a cancel) is seen
       await yieldNow();
+    } else if (service.improving) {
+      post(service.step_idle());  // shortening a solution: any message comes first
+      await yieldNow();
     } else {
       await new Promise((resolve) => { wake = resolve; });
     }

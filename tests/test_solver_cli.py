@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from freecell.counts import game_count, record_count
 from freecell.engine import apply_move, check_move
 from freecell.piles import FOUNDATION, Move
 from freecell.position import Position
@@ -35,15 +36,16 @@ def run(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
     )
 
 
-def result_of(r: subprocess.CompletedProcess[bytes]) -> dict[str, object]:
-    """The one JSON object a good run prints."""
+def result_of(r: subprocess.CompletedProcess[bytes], best: bool = False) -> dict[str, object]:
+    """The one JSON object a good run prints (with its counts, for ``--best``)."""
     assert r.returncode == 0, r.stderr
     assert r.stderr == b""
     out = r.stdout.decode("ascii")
     assert out.endswith("\n") and out.count("\n") == 1, out[:200]
     data = json.loads(out)
     assert isinstance(data, dict)
-    assert set(data) == {"verdict", "moves", "nodes", "seconds"}
+    counted = best and data.get("verdict") == "solved"
+    assert set(data) == {"verdict", "moves", "nodes", "seconds", *(["count"] if counted else [])}
     assert data["verdict"] in ("solved", "unsolvable", "unknown")
     assert isinstance(data["nodes"], int) and data["nodes"] >= 0
     assert isinstance(data["seconds"], (int, float)) and data["seconds"] >= 0
@@ -102,6 +104,23 @@ def test_help() -> None:
     assert b"solve" in r.stdout
 
 
+def test_best_is_never_longer_and_counts_both_units() -> None:
+    pos = Position.deal(5)
+    first = result_of(run("solve", "5", "--cpu"))
+    data = result_of(run("solve", "5", "--best", "0.5", "--cpu"), best=True)
+    check_moves(pos, data)
+    moves = [Move.from_json(m) for m in data["moves"]]  # type: ignore[attr-defined]
+    start = [Move.from_json(m) for m in first["moves"]]  # type: ignore[attr-defined]
+    assert data["count"] == {"turns": game_count(pos, moves, FREECELL), "max_auto": record_count(moves)}
+    assert record_count(moves) <= record_count(start)
+    assert data["nodes"] > first["nodes"]  # type: ignore[operator]
+
+
+def test_best_on_a_lost_position_is_the_plain_verdict() -> None:
+    r = run("solve", "--board", str(DATA / "solver" / "dead.board"), "--best", "1")
+    assert result_of(r, best=True)["verdict"] == "unsolvable"
+
+
 BAD_ARGS = [
     ["solve"],
     ["solve", "0"],
@@ -132,6 +151,10 @@ BAD_ARGS = [
     ["solve", "1", "--budget", "5", "--budget", "6"],
     ["solve", "1", "--frobnicate"],
     ["solve", "--board=", "1"],
+    ["solve", "1", "--best", "0"],
+    ["solve", "1", "--best", "abc"],
+    ["solve", "1", "--best"],
+    ["solve", "1", "--cpu=1"],
 ]
 
 

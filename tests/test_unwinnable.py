@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 
 from freecell.deals import UNWINNABLE_DEALS
+from freecell.engine import verify_solution
 from freecell.position import Position
-from freecell.solver import SOLVED, UNSOLVABLE, Solver, replay
+from freecell.solver import SOLVED, UNSOLVABLE, Solver
 from tests.searches import deal_search
 
 
@@ -28,4 +29,4 @@ def test_neighbours_are_solved(deal: int) -> None:
     pos = Position.deal(deal)
     result = Solver(pos).solve(seconds=300)
     assert result.verdict == SOLVED
-    replay(pos, Solver(pos).rules, result.moves)
+    verify_solution(pos, result.moves, Solver(pos).rules)

@@ -27,12 +27,20 @@ import pytest
 import freecell.game as game_module
 from freecell.cards import card_text, make_card, parse_card
 from freecell.deals import DealNumberError, deal_cards
-from freecell.engine import apply_move, capacity, check_move, is_safe_home, legal_moves, safe_automove
+from freecell.engine import (
+    apply_move,
+    capacity,
+    check_move,
+    is_safe_home,
+    legal_moves,
+    safe_automove,
+    verify_solution,
+)
 from freecell.game import Game, GameLoadError
 from freecell.piles import CELL, Move, cell, column
 from freecell.position import Position
 from freecell.rules import FREECELL, Build, EmptyColumn, Reason, Refusal, Rules
-from freecell.solver import SOLVED, UNKNOWN, UNSOLVABLE, Result, Solver, replay
+from freecell.solver import SOLVED, UNKNOWN, UNSOLVABLE, Result, Solver
 from freecell.variants import VARIANTS, Variant, lay_out, variant
 from tests.boards import board, empty_columns, endgame, fc_solve, mv, needs_fc_solve
 from tests.test_automove_safety import survey
@@ -388,7 +396,7 @@ def test_the_solver_solves_a_sample_of_each_variant(vid: str) -> None:
     for n in SOLVABLE[vid]:
         pos, r = solve(vid, n)
         assert r.verdict == SOLVED, (vid, n, r.verdict)
-        assert r.moves and replay(pos, rules, r.moves).is_won()
+        assert r.moves and verify_solution(pos, r.moves, rules)[-1].is_won()
 
 
 @pytest.mark.parametrize("vid", sorted(UNSOLVABLE_DEALS))
@@ -426,7 +434,7 @@ def test_solver_agrees_with_exact_search_on_variant_endgames(rules: Rules, low: 
         r = Solver(pos, rules).solve(max_nodes=50_000)
         assert r.verdict == want, pos.to_text()
         if r.verdict == SOLVED:
-            replay(pos, rules, r.moves)
+            verify_solution(pos, r.moves, rules)
         seen[want] += 1
     assert seen[SOLVED] >= 5 and seen[UNSOLVABLE] >= 1, seen
 
@@ -580,12 +588,12 @@ def test_cli_solve_with_a_variant() -> None:
     result = json.loads(r.stdout)
     assert result["verdict"] == SOLVED
     moves = [Move.from_json(m) for m in result["moves"]]
-    replay(variant("seahaven").deal(2), SEAHAVEN, moves)
+    verify_solution(variant("seahaven").deal(2), moves, SEAHAVEN)
     board_text = run("deal", "3", "--variant", "eightoff").stdout
     r = run("solve", "--board", "-", "--variant", "eightoff", stdin=board_text)
     assert r.returncode == 0, r.stderr
     moves = [Move.from_json(m) for m in json.loads(r.stdout)["moves"]]
-    replay(variant("eightoff").deal(3), EIGHT_OFF, moves)
+    verify_solution(variant("eightoff").deal(3), moves, EIGHT_OFF)
     r = run("solve", "1", "--variant", "freecell0")
     assert json.loads(r.stdout)["verdict"] == UNSOLVABLE
 

@@ -234,7 +234,7 @@ def test_par_from_the_known_solution_of_the_start() -> None:
     assert s.par.moves == pb.par(s.game.start, reply.moves, s.game.rules) == s.game.moves
     assert not [a for a in asks(change) if a.position == s.game.start]  # kept from the hints: no search
     text = par_text(s.cat, s.game.moves, s.par)
-    assert text == f"You: {s.game.moves} moves, the solver’s: {s.par.moves}."
+    assert text == f"You: {s.game.moves} moves, the solver’s: {s.par.moves}, counted the same way."
 
 
 def test_par_is_asked_of_the_worker_after_the_win_when_not_known() -> None:

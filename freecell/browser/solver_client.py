@@ -34,6 +34,7 @@ from .dom import Bindings, js_object
 
 SILENCE_MS = 8000
 WORKER_URL = "./static/solver-worker.js"
+MAX_SOLVED = 8  # solved requests remembered, for the worker's shorter solutions of them
 MAX_FAILURES = 4  # in a row, without a result in between: then hints stay off
 FIRST_RETRY_MS = 500  # doubled after each failure
 
@@ -50,6 +51,7 @@ class SolverClient:
         self.ready = False
         self.next_id = 1
         self.jobs: dict[int, tuple[Position, Rules]] = {}  # the requests still wanted
+        self.solved: dict[int, tuple[Position, Rules]] = {}  # solved requests, the newest last
         self.current: int | None = None  # the foreground one
         self.background: int | None = None
         # the requests waiting for the worker to be ready, in order: the one in flight, and the
@@ -199,6 +201,34 @@ class SolverClient:
             self.logged_bad = True
             console.warn(f"freecell: a solver reply was refused ({what})")
 
+    def _ready(self) -> None:
+        """The worker is up: the requests waiting for it go."""
+        self.ready = True
+        document.documentElement.setAttribute("data-worker", "ready")
+        if self.pending:
+            for _, text in self.pending:
+                self.worker.postMessage(text)
+            self.pending = []
+            self._arm()
+
+    def _keep_solved(self, rid: int, msg: dict[str, Any], pos: Position, rules: Rules) -> None:
+        """Remember a solved request: the worker may post a shorter solution of it later."""
+        if msg.get("type") == "result" and msg.get("verdict") == "solved":
+            self.solved[rid] = (pos, rules)
+            while len(self.solved) > MAX_SOLVED:
+                del self.solved[next(iter(self.solved))]
+
+    def _improved(self, msg: dict[str, Any], rid: object) -> None:
+        """A shorter solution of a position solved before: par, Show solution and hints use it."""
+        if isinstance(rid, bool) or not isinstance(rid, int) or rid not in self.solved:
+            return
+        pos, rules = self.solved[rid]
+        reply = parse_reply(msg, pos, rules)
+        if reply is None:
+            self._bad("improved")
+        else:
+            self.on_reply(pos, reply)
+
     def _message(self, event: Any) -> None:
         try:
             msg = json.loads(str(JSON.stringify(event.data)))
@@ -210,18 +240,15 @@ class SolverClient:
             return
         kind = msg.get("type")
         if kind == "ready":
-            self.ready = True
-            document.documentElement.setAttribute("data-worker", "ready")
-            if self.pending:
-                for _, text in self.pending:
-                    self.worker.postMessage(text)
-                self.pending = []
-                self._arm()
+            self._ready()
             return
         if kind == "error" and msg.get("fatal") is True:
             self.restart()
             return
         rid = msg.get("id")
+        if kind == "improved":
+            self._improved(msg, rid)
+            return
         if isinstance(rid, bool) or not isinstance(rid, int) or rid not in self.jobs:
             return  # about a position no longer wanted (or not ours)
         if kind == "progress":
@@ -230,6 +257,7 @@ class SolverClient:
         if kind not in ("result", "error"):
             return
         pos, rules = self.jobs.pop(rid)
+        self._keep_solved(rid, msg, pos, rules)
         if rid == self.current:
             self.current = None
         if rid == self.background:

@@ -251,7 +251,7 @@ def test_the_daily_deal_won_counts_for_the_day_and_the_streak_and_par_shows(page
         expect(par).to_have_attribute("data-state", "known", timeout=ANSWER_TIMEOUT)
         value = int(par.get_attribute("data-value") or 0)
         assert 10 < value < 200
-        expect(par).to_have_text(f"You: {game.moves} moves, the solver’s: {value}.")
+        expect(par).to_have_text(f"You: {game.moves} moves, the solver’s: {value}, counted the same way.")
         win.locator("[data-action=look]").click()
         page.locator(".actionbar [data-action=game-menu]").click()
         page.locator("[data-panel=game] [data-action=stats]").click()

@@ -36,8 +36,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from ...engine import apply_move, is_safe_home, moving_cards
-from ...piles import FOUNDATION, Move
+from ...counts import goes_home_by_itself
+from ...engine import apply_move
+from ...piles import Move
 from ...position import Position
 from ...rules import Rules
 
@@ -78,13 +79,6 @@ class Step:
         return "+".join(m.text() for m in (self.move, *self.auto))
 
 
-def _goes_home_by_itself(pos: Position, move: Move, rules: Rules) -> bool:
-    if move.dst.kind != FOUNDATION or move.src.kind == FOUNDATION:
-        return False
-    cards = moving_cards(pos, move)
-    return len(cards) == 1 and is_safe_home(pos, cards[0], rules)
-
-
 def plan(start: Position, moves: Sequence[Move], rules: Rules, auto_move: bool = True) -> tuple[Step, ...]:
     """The solution ``moves`` from ``start`` as the game's turns (see the module docstring).
 
@@ -99,7 +93,7 @@ def plan(start: Position, moves: Sequence[Move], rules: Rules, auto_move: bool =
         after = apply_move(pos, move)
         i += 1
         auto: list[Move] = []
-        while auto_move and i < len(moves) and _goes_home_by_itself(after, moves[i], rules):
+        while auto_move and i < len(moves) and goes_home_by_itself(after, moves[i], rules):
             auto.append(moves[i])
             after = apply_move(after, moves[i])
             i += 1

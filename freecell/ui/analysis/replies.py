@@ -72,7 +72,9 @@ def _move(data: object) -> Move:
 def parse_reply(data: object, pos: Position, rules: Rules) -> Reply | None:
     """The worker's message about ``pos`` as a typed value, or ``None`` if it is not one.
 
-    ``{"type": "error"}`` is a :class:`SolverFailure`.  A result must have a
+    ``{"type": "error"}`` is a :class:`SolverFailure`.  ``{"type": "improved"}``
+    (a shorter solution of a position solved before) is read as a solved
+    result with that solution.  A result must have a
     known verdict; a solved one a solution that replays from ``pos`` to a won
     position; a hint, if any, must be legal in ``pos``.
 
@@ -90,7 +92,9 @@ def parse_reply(data: object, pos: Position, rules: Rules) -> Reply | None:
         if kind == "error":
             message = data.get("message", "")
             return SolverFailure(message[:200] if isinstance(message, str) else "")
-        if kind != "result":
+        if kind == "improved":  # a shorter solution of a position solved before
+            data = {**data, "verdict": Verdict.SOLVED.value, "hint": None}
+        elif kind != "result":
             return None
         verdict = Verdict(data.get("verdict"))
         raw_moves = data.get("moves", [])

@@ -30,7 +30,8 @@ def win_values(cat: Catalogue, game: Game) -> dict[str, str]:
 
 
 def par_text(cat: Catalogue, moves: int, par: Par | None) -> str:
-    """The win panel's line of moves: ``You: 84 moves, the solver's: 79.`` (or while it counts)."""
+    """The win panel's line of moves: ``You: 84 moves, the solver's: 79, counted the same way.``
+    (or while it counts)."""
     if par is not None and par.state is ParState.KNOWN and par.moves is not None:
         return cat.t("win.par", you=moves, par=par.moves)
     if par is not None and par.state is ParState.SEARCHING:

@@ -1,0 +1,205 @@
+"""The improving search (freecell.improve), its counts (freecell.counts), and the worker's shortening.
+
+Budgets are nodes, never seconds: every figure here is the same on any machine.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from freecell.counts import game_count, record_count
+from freecell.engine import NotASolutionError, verify_solution
+from freecell.improve import Improver
+from freecell.piles import FOUNDATION, Move
+from freecell.position import Position
+from freecell.rules import FREECELL
+from freecell.solver import SOLVED, Solver
+from freecell.ui.analysis.playback import par
+from freecell.variants import variant
+from freecell.worker import Service
+
+
+def first(n: int) -> tuple[Position, list[Move]]:
+    pos = Position.deal(n)
+    r = Solver(pos).solve(max_nodes=100_000)
+    assert r.verdict == SOLVED
+    return pos, r.moves
+
+
+def test_counts_of_a_solution() -> None:
+    pos, moves = first(1)
+    assert record_count(moves) == sum(1 for m in moves if m.dst.kind != FOUNDATION)
+    assert game_count(pos, moves, FREECELL) == par(pos, moves, FREECELL)  # the win panel's par
+    assert game_count(pos, moves, FREECELL, auto_move=False) == len(moves)
+    assert record_count(moves) <= game_count(pos, moves, FREECELL) < len(moves)
+
+
+@pytest.mark.parametrize("n", [1, 3, 5])
+def test_shorter_solutions_replay_and_win(n: int) -> None:
+    pos, moves = first(n)
+    imp = Improver(pos, moves)
+    counts = [(imp.count, imp.turns)]
+    for _ in range(20):
+        imp.run(max_nodes=400)
+        assert verify_solution(pos, imp.best, FREECELL)[-1].is_won()
+        assert (imp.count, imp.turns) == (record_count(imp.best), game_count(pos, imp.best, FREECELL))
+        counts.append((imp.count, imp.turns))
+        assert imp.fewest_turns == game_count(pos, imp.fewest, FREECELL) <= imp.turns
+        verify_solution(pos, imp.fewest, FREECELL)
+    assert counts == sorted(counts, reverse=True)  # never longer than before
+    assert imp.count < record_count(moves)  # 8,000 nodes shorten each of these
+    assert imp.nodes <= 20 * 400
+
+
+def test_never_longer_than_the_first() -> None:
+    pos, moves = first(2)
+    imp = Improver(pos, moves, widths=(2,))  # a beam too narrow to find anything shorter
+    while not imp.done:
+        imp.run(max_nodes=50)
+    assert record_count(imp.best) <= record_count(moves)
+    assert imp.fewest_turns <= game_count(pos, moves, FREECELL)
+
+
+def test_a_variant_is_shortened_under_its_own_rules() -> None:
+    v = variant("bakers")
+    pos = v.deal(4)
+    r = Solver(pos, v.rules).solve(max_nodes=100_000)
+    if r.verdict != SOLVED:
+        pytest.skip("not solved within the budget")
+    imp = Improver(pos, r.moves, v.rules)
+    imp.run(max_nodes=2000)
+    verify_solution(pos, imp.best, v.rules)
+    assert imp.count <= record_count(r.moves)
+
+
+def test_not_a_solution_is_refused() -> None:
+    pos, moves = first(1)
+    with pytest.raises(NotASolutionError):
+        Improver(pos, moves[:-1])
+
+
+# --- the worker -----------------------------------------------------------------------------
+
+
+def solve_text(rid: int, board: str) -> str:
+    return json.dumps({"type": "solve", "id": rid, "board": board, "budget_ms": 30_000,
+                       "rules": FREECELL.to_json()})
+
+
+def drive(s: Service) -> dict[str, object]:
+    for _ in range(2000):
+        for m in s.step():
+            if m["type"] == "result":
+                return m
+    raise AssertionError("no result")
+
+
+def test_the_worker_shortens_a_solution_when_idle() -> None:
+    s = Service(improve_nodes=200)
+    pos = Position.deal(1)
+    assert s.receive(solve_text(7, pos.to_text())) == []
+    result = drive(s)
+    assert result["verdict"] == "solved" and not s.busy and s.improving
+    first_turns = game_count(pos, [Move.from_json(m) for m in result["moves"]], FREECELL)  # type: ignore[attr-defined]
+    improved = []
+    for _ in range(200):
+        if not s.improving:
+            break
+        improved += s.step_idle()
+    assert improved, "no shorter solution in 40,000 nodes"
+    counts = []
+    for m in improved:
+        assert m["type"] == "improved" and m["id"] == 7
+        moves = [Move.from_json(x) for x in m["moves"]]
+        verify_solution(pos, moves, FREECELL)
+        assert m["count"] == record_count(moves) and m["turns"] == game_count(pos, moves, FREECELL)
+        counts.append(m["turns"])
+    assert counts == sorted(counts, reverse=True) and counts[0] < first_turns
+    assert len(set(counts)) == len(counts)  # each one fewer turns than the one before
+
+
+def test_a_hint_request_is_answered_while_shortening() -> None:
+    s = Service(improve_nodes=100)
+    s.receive(solve_text(1, Position.deal(5).to_text()))
+    drive(s)
+    s.step_idle()
+    assert s.improving
+    nodes = s.improver[2].nodes if s.improver else 0
+    s.receive(solve_text(2, Position.deal(2).to_text()))  # a request comes: it goes first
+    assert s.busy and s.step_idle() == []
+    result = drive(s)
+    assert result["id"] == 2 and result["verdict"] == "solved"
+    assert s.improver is not None and s.improver[0] == 2  # the newer solution is shortened now
+    assert nodes > 0
+
+
+def test_cancelling_the_shortening_keeps_the_first_solution() -> None:
+    s = Service(improve_nodes=50)
+    s.receive(solve_text(3, Position.deal(1).to_text()))
+    result = drive(s)
+    s.step_idle()  # mid-search
+    assert s.improving
+    assert s.receive(json.dumps({"type": "cancel", "id": 3})) == []
+    assert not s.improving and s.step_idle() == []
+    # the result the page had stays its solution
+    verify_solution(Position.deal(1), [Move.from_json(m) for m in result["moves"]], FREECELL)  # type: ignore[attr-defined]
+
+
+def test_shortening_stops_within_its_budget() -> None:
+    s = Service(improve_seconds=0.0)
+    s.receive(solve_text(4, Position.deal(1).to_text()))
+    drive(s)
+    assert not s.improving and s.improver is None
+
+
+def test_the_game_turns_unit_makes_fewer_turns() -> None:
+    pos, moves = first(2)
+    imp = Improver(pos, moves, unit="turns")
+    for _ in range(10):
+        imp.run(max_nodes=400)
+    verify_solution(pos, imp.fewest, FREECELL)
+    assert imp.fewest_turns == game_count(pos, imp.fewest, FREECELL) < game_count(pos, moves, FREECELL)
+    with pytest.raises(ValueError):
+        Improver(pos, moves, unit="seconds")
+
+
+# --- the page's side ------------------------------------------------------------------------
+
+
+def test_the_page_takes_a_shorter_solution_for_par_and_hints() -> None:
+    from freecell.ui.analysis.analysis import Analysis
+    from freecell.ui.analysis.replies import SolverReply, Verdict, parse_reply
+
+    s = Service(improve_nodes=200)
+    pos = Position.deal(2)
+    s.receive(solve_text(1, pos.to_text()))
+    result = drive(s)
+    analysis = Analysis(FREECELL)
+    reply = parse_reply(result, pos, FREECELL)
+    assert isinstance(reply, SolverReply)
+    analysis.answered(pos, reply)
+    before, _ = analysis.par(pos, auto_move=True)
+    improved: list[dict[str, object]] = []
+    while s.improving and not improved:
+        improved = s.step_idle()
+    assert improved
+    shorter = parse_reply(improved[-1], pos, FREECELL)
+    assert isinstance(shorter, SolverReply) and shorter.verdict is Verdict.SOLVED
+    analysis.answered(pos, shorter)
+    after, _ = analysis.par(pos, auto_move=True)
+    assert before.moves is not None and after.moves == improved[-1]["turns"] < before.moves
+    assert analysis.hint_move(pos) == (shorter.moves[0], True)
+    # a reply whose moves do not solve the position is refused
+    bad = {**improved[-1], "moves": improved[-1]["moves"][:-1]}  # type: ignore[index]
+    assert parse_reply(bad, pos, FREECELL) is None
+
+
+def test_improve_for_no_time_is_the_shortening_pass_alone() -> None:
+    from freecell.improve import improve_for
+
+    pos, moves = first(1)
+    imp = improve_for(pos, moves, FREECELL, seconds=0.0, cpu=True, max_seconds=0.0)
+    assert imp.nodes == 0 and imp.count <= record_count(moves)
+    verify_solution(pos, imp.best, FREECELL)
