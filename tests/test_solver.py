@@ -35,7 +35,7 @@ Solutions are shortened (:mod:`freecell.shorten`, tested in ``test_shorten.py``)
 known paths and quick hints are tested in ``test_known.py``.
 
 Runtime: about 30 s on one free core; deal 11982 (about 62,000 nodes) is
-searched to the end once in the session (:mod:`tests.searches`, shared with
+searched to the end once in the session (:mod:`tests.support.searches`, shared with
 ``test_unwinnable.py``), and to 20,000 nodes twice (whole and in slices).
 """
 
@@ -55,8 +55,17 @@ from freecell.piles import CELL, COLUMN, FOUNDATION, HOME, Move, cell, column, f
 from freecell.position import Position
 from freecell.rules import FREECELL, Build, EmptyColumn, Rules
 from freecell.solver import SOLVED, UNKNOWN, UNSOLVABLE, Result, Solver
-from tests.boards import Key, Undecided, empty_columns, endgame, fc_solve, key, needs_fc_solve, random_walk
-from tests.searches import deal_search
+from tests.support.boards import (
+    Key,
+    Undecided,
+    empty_columns,
+    endgame,
+    fc_solve,
+    key,
+    needs_fc_solve,
+    random_walk,
+)
+from tests.support.searches import deal_search
 
 BOARDS = Path(__file__).resolve().parent / "data" / "boards" / "solver"
 SOLUTIONS = Path(__file__).resolve().parent / "data" / "solutions"
@@ -114,7 +123,7 @@ def solve(
 
 
 def deal_result(n: int, rules: Rules = FREECELL) -> Result:
-    """A deal searched to the end in one call (once a session: :mod:`tests.searches`), checked."""
+    """A deal searched to the end in one call (once a session: :mod:`tests.support.searches`), checked."""
     r = deal_search(n, rules)
     if r.verdict == SOLVED:
         check_solution(Position.deal(n, rules), rules, r.moves)

@@ -2,7 +2,7 @@
 
 The solver proves each of the eight deals from 1 to 1,000,000 unsolvable (an
 exhausted search, never a time-out), and the neighbours of each are solved.  Each search runs once a session
-(:mod:`tests.searches`).
+(:mod:`tests.support.searches`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from freecell.deals import UNWINNABLE_DEALS
 from freecell.engine import verify_solution
 from freecell.position import Position
 from freecell.solver import SOLVED, UNSOLVABLE, Solver
-from tests.searches import deal_search
+from tests.support.searches import deal_search
 
 
 @pytest.mark.parametrize("deal", sorted(UNWINNABLE_DEALS - {11982}))

@@ -42,9 +42,9 @@ from freecell.position import Position
 from freecell.rules import FREECELL, Build, EmptyColumn, Reason, Refusal, Rules
 from freecell.solver import SOLVED, UNKNOWN, UNSOLVABLE, Result, Solver
 from freecell.variants import VARIANTS, Variant, lay_out, variant
-from tests.boards import board, empty_columns, endgame, fc_solve, mv, needs_fc_solve
+from tests.support.boards import Undecided, board, empty_columns, endgame, fc_solve, mv, needs_fc_solve
+from tests.support.solving import exact_verdict
 from tests.test_automove_safety import survey
-from tests.test_solver import Undecided, exact_verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 IDS = ("freecell", "freecell3", "freecell2", "freecell1", "freecell0", "bakers", "eightoff", "seahaven")

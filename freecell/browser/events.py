@@ -34,7 +34,7 @@ from ..ui.session.change import Change, MessageLine, Panel
 from ..ui.session.session import Session
 from ..ui.table.focus import KEYS, shortcut
 from ..ui.table.layout import Rect
-from ..ui.table.table import Selection
+from ..ui.table.table import DOUBLE_TAP_MS, Selection
 from ..ui.text.sentences import deal_copied
 from .access import ACTIVATE_KEYS, Access
 from .chrome import Chrome
@@ -45,7 +45,6 @@ from .view import TableView
 
 DRAG_THRESHOLD_PX = 8
 TICK_MS = 250
-DOUBLE_TAP_MS = 400  # a second tap on the same card within this: a double tap
 
 Apply = Callable[[Change], None]
 

@@ -36,6 +36,7 @@ from builder.pointer import tap_pile as tap_pile
 from freecell.game import Game
 from freecell.piles import FOUNDATION, Move
 from freecell.position import Position
+from freecell.ui.table.table import DOUBLE_TAP_MS
 from tests.support.tables import Layout as Layout
 from tests.support.tables import board_from_parts as board_from_parts
 from tests.support.tables import expected_layout as expected_layout
@@ -383,3 +384,12 @@ window.Worker = function (url, options) {
 };
 window.Worker.prototype = OriginalWorker.prototype;
 """
+
+
+
+
+def past_double_tap(page: Any) -> None:
+    """Let the page's double-tap window pass, so that the next tap on the same card is a tap of its own
+    (select, deselect) and not the second tap of a double tap (to the best place)."""
+    start = page.evaluate("() => performance.now()")
+    page.wait_for_function(f"() => performance.now() > {start + DOUBLE_TAP_MS + 20}", polling=50)

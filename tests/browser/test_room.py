@@ -27,7 +27,7 @@ from freecell.piles import Move
 from freecell.position import Position
 from freecell.ui.progress.legacy import KEY_GAME
 from freecell.ui.table.table import TableState
-from tests.boards import cards
+from tests.support.boards import cards
 
 from .helpers import (
     STEP_TIMEOUT,

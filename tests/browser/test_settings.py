@@ -55,6 +55,7 @@ from .helpers import (
     expect_layout,
     expect_status,
     open_page,
+    past_double_tap,
     play_move_on_page,
     status_locator,
     status_value,
@@ -367,6 +368,7 @@ def test_smart_tap_moves_a_card_to_a_column_and_survives_a_reload(page: Any, sit
     game = Game(position=PLAY_BOARD)
     click_card(page, "5H")  # the default: a card that cannot go home is selected
     expect(card_locator(page, "5H")).to_have_class(re.compile(r"\bselected\b"))
+    past_double_tap(page)
     click_card(page, "5H")
     expect(card_locator(page, "5H")).not_to_have_class(re.compile(r"\bselected\b"))
     set_choice(page, "play", "tap", "smart")
@@ -420,6 +422,7 @@ def test_animation_speed_and_off_survive_a_reload(open_context: Any, site: str) 
     close_settings(page)
     page.evaluate("() => { window.__fc_motion = {animate: [], css: 0}; }")
     click_card(page, "5H")  # selected: a class change, no motion
+    past_double_tap(page)
     click_card(page, "5H")
     play_move_on_page(page, game, Move.parse("32"))
     assert page.evaluate(RUNNING_JS) == 0

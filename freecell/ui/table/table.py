@@ -68,6 +68,7 @@ class Outcome:
 
 
 NOTHING_DONE = Outcome(OutcomeKind.NONE)
+DOUBLE_TAP_MS = 400  # a second tap on the same card within this is a double tap (to the best place)
 
 
 class TableState:
