@@ -20,6 +20,8 @@ from freecell.ui.analysis.playback import par
 from freecell.variants import variant
 from freecell.worker import Service
 
+NO_CLOCK = 1e9  # the shortening ends by its node budgets here, never by the clock (a loaded machine)
+
 
 def first(n: int) -> tuple[Position, list[Move]]:
     pos = Position.deal(n)
@@ -97,7 +99,7 @@ def drive(s: Service) -> dict[str, object]:
 
 
 def test_the_worker_shortens_a_solution_when_idle() -> None:
-    s = Service(improve_nodes=200)
+    s = Service(improve_nodes=200, improve_seconds=NO_CLOCK)
     pos = Position.deal(1)
     assert s.receive(solve_text(7, pos.to_text())) == []
     result = drive(s)
@@ -121,7 +123,7 @@ def test_the_worker_shortens_a_solution_when_idle() -> None:
 
 
 def test_a_hint_request_is_answered_while_shortening() -> None:
-    s = Service(improve_nodes=100)
+    s = Service(improve_nodes=100, improve_seconds=NO_CLOCK)
     s.receive(solve_text(1, Position.deal(5).to_text()))
     drive(s)
     s.step_idle()
@@ -136,7 +138,7 @@ def test_a_hint_request_is_answered_while_shortening() -> None:
 
 
 def test_cancelling_the_shortening_keeps_the_first_solution() -> None:
-    s = Service(improve_nodes=50)
+    s = Service(improve_nodes=50, improve_seconds=NO_CLOCK)
     s.receive(solve_text(3, Position.deal(1).to_text()))
     result = drive(s)
     s.step_idle()  # mid-search
@@ -172,7 +174,7 @@ def test_the_page_takes_a_shorter_solution_for_par_and_hints() -> None:
     from freecell.ui.analysis.analysis import Analysis
     from freecell.ui.analysis.replies import SolverReply, Verdict, parse_reply
 
-    s = Service(improve_nodes=200)
+    s = Service(improve_nodes=200, improve_seconds=NO_CLOCK)
     pos = Position.deal(2)
     s.receive(solve_text(1, pos.to_text()))
     result = drive(s)

@@ -240,6 +240,7 @@ def test_the_status_bar_is_one_line_on_a_phone(page: Any, site: str) -> None:
     expect(page.locator("[data-status=winnable]")).not_to_have_text("?")
 
 
+SHOTS = Path("/tmp/shots-25")  # looked at by hand: the deal and the win, mid-animation
 CARD_ANIMATIONS_JS = """() => document.getAnimations().filter(a => a.effect && a.effect.target
   && a.effect.target.matches && a.effect.target.matches('svg#table g#cards g.card')
   && a.playState === 'running').length"""
@@ -250,8 +251,11 @@ def test_a_new_deal_is_dealt_from_a_pile_and_any_press_ends_it(page: Any, site: 
     open_page(page, deal_url(site, 617))
     assert page.evaluate(CARD_ANIMATIONS_JS) == 0  # the first game: drawn as it was, not dealt
     page.locator('.actionbar [data-action="new"]').click()
-    expect_status(page, "moves", 0)
+    expect(page.locator("[data-status=deal]")).not_to_have_attribute("data-value", "617")
     assert page.evaluate(CARD_ANIMATIONS_JS) >= 40  # card by card, about 1 s in all
+    SHOTS.mkdir(exist_ok=True)
+    size = page.viewport_size or {"width": 0, "height": 0}
+    page.screenshot(path=str(SHOTS / f"{size['width']}x{size['height']}-dealing.png"))
     page.keyboard.press("Shift")  # any key ends it: every card where it belongs at once
     page.wait_for_function(f"() => ({CARD_ANIMATIONS_JS})() === 0", timeout=STEP_TIMEOUT)
     deal = int(page.locator("[data-status=deal]").get_attribute("data-value") or "0")
@@ -263,3 +267,25 @@ def test_a_new_deal_is_dealt_from_a_pile_and_any_press_ends_it(page: Any, site: 
         assert page.evaluate(CARD_ANIMATIONS_JS) == 0
     finally:
         page.emulate_media(reduced_motion="no-preference")
+
+
+@browser
+def test_a_win_makes_the_cards_hop_and_any_press_ends_it(page: Any, site: str) -> None:
+    from freecell.ui.address.link import game_link
+
+    from .helpers import replay_solution
+
+    won = replay_solution(1)
+    game = Game(1)
+    for turn in won.turns[:-1]:
+        game.play(turn.move)
+    open_page(page, site + (game_link(game) or ""))
+    expect_layout(page, game.position)
+    play_move_on_page(page, game, won.turns[-1].move)
+    expect(page.locator("[data-panel=win]")).to_be_visible(timeout=STEP_TIMEOUT)
+    assert page.evaluate(CARD_ANIMATIONS_JS) >= 40  # the cards hop off the foundations, one by one
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "1280x800-win.png"))
+    page.keyboard.press("Shift")
+    page.wait_for_function(f"() => ({CARD_ANIMATIONS_JS})() === 0", timeout=STEP_TIMEOUT)
+    expect(page.locator("[data-panel=win]")).to_be_visible()  # the press ended the hop, not the panel
