@@ -246,6 +246,8 @@ def page(request: pytest.FixtureRequest, shared: Shared, request_log: RequestLog
         if pg is not None and not pg.is_closed():
             pg.close()
         pg = shared.page = shared.boot()  # type: ignore[attr-defined]
+    for other in [p for p in shared.context.pages if p is not pg]:
+        other.close()  # a second tab a test opened (a crashed one would stop the context's clock)
     shared.log = request_log
     pg.set_viewport_size(VIEWPORT)
     pg.emulate_media(reduced_motion=motion(request))
