@@ -95,6 +95,7 @@ class Page:
         for name in ("new", "game-menu", "settings", "hint"):
             q(f'.actionbar [data-action="{name}"]').removeAttribute("disabled")
         document.documentElement.dataset.state = "ready"
+        window.performance.mark("freecell:ready")  # what came before it, a player waited for
         if self.client.worker is None and not self.client.dead:
             self.client.start()
 
