@@ -67,7 +67,11 @@ Shortening (:mod:`freecell.improve`): after a ``solved`` result, the
 worker goes on looking for a shorter solution of that position while it has
 nothing else to do (:meth:`Service.step_idle`, called while
 :attr:`Service.improving` and not :attr:`Service.busy`), in slices of
-:data:`IMPROVE_SLICE_S` seconds, :data:`IMPROVE_SECONDS` in all.  Each
+:data:`IMPROVE_SLICE_S` seconds, :data:`IMPROVE_SECONDS` in all, with a rest of
+:attr:`Service.idle_rest_ms` after each slice: it takes at most
+:data:`IMPROVE_SHARE` of one core, so the page (a phone's other core, a busy
+machine) keeps the rest while the player plays, and the par is there long
+before a win.  Each
 solution found with fewer turns as the moves counter counts them (the par's
 unit; checked by the engine) is posted as ``improved`` with the result's id,
 its ``turns`` and its ``count`` in player moves with maximum auto-play.  Any request comes first: a
@@ -99,6 +103,7 @@ MAX_PATH_MOVES = 400  # 400 moves of ~36 characters: well within MAX_MESSAGE
 BACKGROUND_SLICES = 3  # background slices for each foreground slice, while both run
 IMPROVE_SECONDS = 3.0  # the shortening of one solution, in all
 IMPROVE_SLICE_S = 0.04  # one slice of it (the page waits at most this for an answer)
+IMPROVE_SHARE = 0.25  # of one core, at most, while shortening: 3 s of CPU over 12 s
 SOLVE_FIELDS = frozenset({"type", "id", "board", "rules", "budget_ms", "keep", "path"})
 
 Message = dict[str, Any]
@@ -234,6 +239,11 @@ class Service:
         """A solution is being shortened (:meth:`step_idle` has work, when nothing is :attr:`busy`)."""
         imp = self.improver
         return imp is not None and not imp[2].done and imp[2].seconds < self.improve_seconds
+
+    @property
+    def idle_rest_ms(self) -> int:
+        """How long the worker rests after a slice of :meth:`step_idle` (a message ends the rest)."""
+        return round(IMPROVE_SLICE_S * 1000 * (1 / IMPROVE_SHARE - 1))
 
     def step_idle(self) -> list[Message]:
         """One slice of shortening, when no search is asked for; an ``improved`` message if it found one."""

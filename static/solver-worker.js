@@ -20,6 +20,14 @@ function yieldNow() {
   return new Promise((resolve) => { resume = resolve; channel.port2.postMessage(0); });
 }
 
+// Wait ms, or less: a message ends the wait at once.
+function rest(ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => { wake = null; resolve(); }, ms);
+    wake = () => { clearTimeout(timer); resolve(); };
+  });
+}
+
 function post(list) {
   for (const msg of list.toJs({ dict_converter: Object.fromEntries })) self.postMessage(msg);
   list.destroy();
@@ -37,8 +45,8 @@ async function main() {
       // yield to the event loop so that a new message (a move, a cancel) is seen
       await yieldNow();
     } else if (service.improving) {
-      post(service.step_idle());  // shortening a solution: any message comes first
-      await yieldNow();
+      post(service.step_idle());  // shortening a solution: any message comes first, and
+      await rest(service.idle_rest_ms);  // it takes a share of one core, not all of it
     } else {
       await new Promise((resolve) => { wake = resolve; });
     }

@@ -280,6 +280,20 @@ def test_a_proof_carries_down_the_line_of_play_until_undone_past() -> None:
     assert s.verdict() is rp.Verdict.UNSOLVABLE
 
 
+def test_a_solution_found_under_other_rules_is_not_taken_for_the_same_cards() -> None:
+    """Baker's Game deal 22 is FreeCell deal 22's very cards: a late FreeCell answer says nothing."""
+    s = session("?deal=22")
+    freecell = solve(s.position, s)
+    assert freecell.verdict is rp.Verdict.SOLVED
+    s.opening.open_deal(22, "bakers")
+    assert s.variant() == "bakers" and s.position == Position.deal(22)
+    change = s.solver_reply(s.position, freecell)  # e.g. a shortening posted before the change
+    assert change.effects == () and s.verdict() is rp.Verdict.UNKNOWN
+    assert s.position not in s.analysis.known
+    s.solver_reply(s.position, solve(s.position, s))
+    assert s.verdict() is rp.Verdict.UNSOLVABLE
+
+
 def test_a_proof_is_withdrawn_when_the_player_undoes_past_it() -> None:
     s = session()
     s.play(s.game.legal_moves()[0])

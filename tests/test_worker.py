@@ -788,3 +788,10 @@ def test_null_keep_and_path_are_left_out() -> None:
     assert receive(s, solve_text(4, deal_board(1), keep=None, path=None)) == []
     _, result = drive(s)
     assert result["verdict"] == "solved"
+
+
+def test_shortening_rests_after_each_slice_to_take_a_share_of_one_core() -> None:
+    from freecell.worker import IMPROVE_SHARE, IMPROVE_SLICE_S
+
+    rest = Service().idle_rest_ms / 1000
+    assert rest > 0 and IMPROVE_SLICE_S / (IMPROVE_SLICE_S + rest) == pytest.approx(IMPROVE_SHARE, rel=0.05)

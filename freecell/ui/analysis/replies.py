@@ -45,6 +45,7 @@ class SolverReply:
     nodes: int = 0
     ms: int = 0
     difficulty: str | None = None
+    rules: Rules | None = None  # the rules it was checked under (``None``: the rules in force)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +81,9 @@ def parse_reply(data: object, pos: Position, rules: Rules) -> Reply | None:
 
     >>> from freecell.rules import FREECELL
     >>> pos = Position.deal(1)
-    >>> parse_reply({"type": "result", "verdict": "unknown", "hint": None}, pos, FREECELL)
-    SolverReply(verdict=<Verdict.UNKNOWN: 'unknown'>, moves=(), hint=None, nodes=0, ms=0, difficulty=None)
+    >>> reply = parse_reply({"type": "result", "verdict": "unknown", "hint": None}, pos, FREECELL)
+    >>> reply.verdict, reply.moves, reply.rules == FREECELL
+    (<Verdict.UNKNOWN: 'unknown'>, (), True)
     >>> parse_reply({"type": "result", "verdict": "maybe"}, pos, FREECELL) is None
     True
     """
@@ -113,7 +115,7 @@ def parse_reply(data: object, pos: Position, rules: Rules) -> Reply | None:
         if difficulty is not None and difficulty not in DIFFICULTIES:
             return None
         return SolverReply(verdict, moves, hint, _count(data.get("nodes", 0)), _count(data.get("ms", 0)),
-                           difficulty if isinstance(difficulty, str) else None)
+                           difficulty if isinstance(difficulty, str) else None, rules)
     except (ValueError, TypeError, KeyError, MoveError, RecursionError):  # NotASolutionError too
         return None
 

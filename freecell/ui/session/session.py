@@ -341,8 +341,14 @@ class Session:
                       effects=effects)
 
     def solver_reply(self, pos: Position, reply: Reply) -> Change:
-        """The worker answered about ``pos`` (typed: :func:`~freecell.ui.analysis.replies.parse_reply`)."""
+        """The worker answered about ``pos`` (typed: :func:`~freecell.ui.analysis.replies.parse_reply`).
+
+        A reply checked under other rules (a search, or a shortening, of the
+        same cards before a variant change) says nothing here and is dropped.
+        """
         a, game = self.analysis, self.game
+        if isinstance(reply, SolverReply) and reply.rules is not None and reply.rules != a.rules:
+            return Change(kind=ChangeKind.ANALYSIS)
         deep = a.deep and pos == a.asking
         a.answered(pos, reply)
         fresh = pos == game.start and game.moves == 0 and not game.can_redo() and pos == self.position
