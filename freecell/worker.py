@@ -103,7 +103,7 @@ MAX_PATH_MOVES = 400  # 400 moves of ~36 characters: well within MAX_MESSAGE
 BACKGROUND_SLICES = 3  # background slices for each foreground slice, while both run
 IMPROVE_SECONDS = 3.0  # the shortening of one solution, in all
 IMPROVE_SLICE_S = 0.04  # one slice of it (the page waits at most this for an answer)
-IMPROVE_SHARE = 0.25  # of one core, at most, while shortening: 3 s of CPU over 12 s
+IMPROVE_SHARE = 0.125  # of one core, at most, while shortening: 3 s of CPU over 24 s
 SOLVE_FIELDS = frozenset({"type", "id", "board", "rules", "budget_ms", "keep", "path"})
 
 Message = dict[str, Any]

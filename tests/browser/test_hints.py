@@ -58,6 +58,7 @@ from .helpers import (
     expect_layout,
     expect_status,
     expected_layout,
+    install_clock,
     is_shared,
     open_page,
     play_move_on_page,
@@ -90,6 +91,11 @@ def _module_constant(path: str, name: str) -> Any:
 
 
 from freecell.ui.session.session import FINISH_STEP_MS  # noqa: E402
+
+CLIENT = "freecell/browser/solver_client.py"
+SILENCE_MS = _module_constant(CLIENT, "SILENCE_MS")
+FIRST_RETRY_MS = _module_constant(CLIENT, "FIRST_RETRY_MS")
+MAX_FAILURES = _module_constant(CLIENT, "MAX_FAILURES")
 
 # --- boards -----------------------------------------------------------------------------
 
@@ -722,7 +728,9 @@ def test_a_killed_worker_is_replaced_and_a_second_one_without_a_second_notice(pa
         if round_ == first + 1:
             expect_bar_state(page, "fallback", timeout=STEP_TIMEOUT)  # the page's own suggestion, at once
         # the watchdog hears nothing for 8 s and replaces the worker (after a short back-off,
-        # which grows if the new one fails too), and the new one comes up
+        # which grows if the new one fails too), and the new one comes up: the page's clock is
+        # run through those seconds rather than waited out
+        page.clock.run_for(SILENCE_MS + FIRST_RETRY_MS * 2 ** (round_ - first))
         page.wait_for_function(f"() => window.__fc.workers.length === {round_ + 1}",
                                timeout=WATCHDOG_TIMEOUT)
         expect_layout(page, game.position)  # play goes on
@@ -754,14 +762,23 @@ def test_a_killed_worker_is_replaced_and_a_second_one_without_a_second_notice(pa
 def test_a_worker_that_cannot_load_is_not_restarted_in_a_loop(fresh_page: Any, site: str) -> None:
     page = fresh_page
     page.route("**/static/solver-worker.js", lambda route: route.abort())
+    install_clock(page)  # the growing back-offs are run through, not waited out
     open_recorded(page, deal_url(site, 1))
     press_hint(page)
-    # either the page gives up and says so, or it keeps making workers: whichever comes first
-    page.wait_for_function(
-        """() => window.__fc.workers.length > 20
-                 || document.querySelector('[data-panel=hint]').dataset.state === 'unavailable'""",
-        timeout=WATCHDOG_TIMEOUT,
-    )
+    # either the page gives up and says so, or it keeps making workers: whichever comes first;
+    # each time the last worker has failed, the clock runs through the longest back-off
+    for _ in range(25):
+        page.wait_for_function(
+            """() => { const fc = window.__fc, n = fc.workers.length - 1;
+                       return n > 20
+                         || document.querySelector('[data-panel=hint]').dataset.state === 'unavailable'
+                         || fc.worker.some(e => e.n === n && e.dir === 'terminate'); }""",
+            timeout=WATCHDOG_TIMEOUT,
+        )
+        if page.evaluate("() => window.__fc.workers.length > 20 || "
+                         "document.querySelector('[data-panel=hint]').dataset.state === 'unavailable'"):
+            break
+        page.clock.run_for(FIRST_RETRY_MS * 2 ** MAX_FAILURES)
     created = page.evaluate("() => window.__fc.workers.length")
     assert created <= 5, f"{created} workers created for a script that cannot load"
     expect_bar_state(page, "unavailable", timeout=STEP_TIMEOUT)
