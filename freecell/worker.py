@@ -67,11 +67,12 @@ Shortening (:mod:`freecell.improve`): after a ``solved`` result, the
 worker goes on looking for a shorter solution of that position while it has
 nothing else to do (:meth:`Service.step_idle`, called while
 :attr:`Service.improving` and not :attr:`Service.busy`), in slices of
-:data:`IMPROVE_SLICE_S` seconds, :data:`IMPROVE_SECONDS` in all, with a rest of
-:attr:`Service.idle_rest_ms` after each slice: it takes at most
-:data:`IMPROVE_SHARE` of one core, so the page (a phone's other core, a busy
-machine) keeps the rest while the player plays, and the par is there long
-before a win.  Each
+:data:`IMPROVE_SLICE_S` seconds, :data:`IMPROVE_SECONDS` in all, each slice
+after a rest (:attr:`Service.idle_rest_ms`, which any message ends): the
+first after :data:`IMPROVE_DELAY_MS` of quiet, the others so that it takes at
+most :data:`IMPROVE_SHARE` of one core.  The page (a phone's other core, a
+busy machine) keeps the rest while the player plays, and the par is there
+long before a win.  Each
 solution found with fewer turns as the moves counter counts them (the par's
 unit; checked by the engine) is posted as ``improved`` with the result's id,
 its ``turns`` and its ``count`` in player moves with maximum auto-play.  Any request comes first: a
@@ -104,6 +105,7 @@ BACKGROUND_SLICES = 3  # background slices for each foreground slice, while both
 IMPROVE_SECONDS = 3.0  # the shortening of one solution, in all
 IMPROVE_SLICE_S = 0.04  # one slice of it (the page waits at most this for an answer)
 IMPROVE_SHARE = 0.125  # of one core, at most, while shortening: 3 s of CPU over 24 s
+IMPROVE_DELAY_MS = 2000  # of quiet before a solution's first slice (the first moves of a deal)
 SOLVE_FIELDS = frozenset({"type", "id", "board", "rules", "budget_ms", "keep", "path"})
 
 Message = dict[str, Any]
@@ -153,6 +155,7 @@ class Service:
         self.improve_nodes = improve_nodes  # slices of this many nodes instead of IMPROVE_SLICE_S (tests)
         self._sent_turns = 0  # the turns of the last solution posted for the improver's position
         self._unsent = False  # the improver holds fewer turns than posted
+        self._improve_started = False  # the improver has had a slice (else: the longer first rest)
         self.improver: tuple[int, tuple[str, str], Improver] | None = None  # (id, key, the search)
         self.job: _Job | None = None  # the foreground search: the newest solve
         self.background: _Job | None = None  # a search kept going beside it ("keep")
@@ -242,7 +245,9 @@ class Service:
 
     @property
     def idle_rest_ms(self) -> int:
-        """How long the worker rests after a slice of :meth:`step_idle` (a message ends the rest)."""
+        """How long the worker rests before the next slice of :meth:`step_idle` (a message ends it)."""
+        if not self._improve_started:
+            return IMPROVE_DELAY_MS
         return round(IMPROVE_SLICE_S * 1000 * (1 / IMPROVE_SHARE - 1))
 
     def step_idle(self) -> list[Message]:
@@ -250,6 +255,7 @@ class Service:
         if self.busy or not self.improving or self.improver is None:
             return []
         rid, _, imp = self.improver
+        self._improve_started = True
         nodes = self.improve_nodes
         before = imp.fewest_turns
         imp.run(max_nodes=nodes, seconds=None if nodes else IMPROVE_SLICE_S)
@@ -269,6 +275,7 @@ class Service:
         solver = job.solver
         imp = Improver(solver.position, result.moves, solver.rules, unit=TURNS)
         self.improver = (job.id, job.key, imp)
+        self._improve_started = False
         # the shortening pass in Improver() may have found fewer turns already: sent at the next slice
         self._sent_turns = game_count(solver.position, result.moves, solver.rules)
         self._unsent = imp.fewest_turns < self._sent_turns

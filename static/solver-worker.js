@@ -20,11 +20,11 @@ function yieldNow() {
   return new Promise((resolve) => { resume = resolve; channel.port2.postMessage(0); });
 }
 
-// Wait ms, or less: a message ends the wait at once.
+// Wait ms, or less: a message ends the wait at once (then true).
 function rest(ms) {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => { wake = null; resolve(); }, ms);
-    wake = () => { clearTimeout(timer); resolve(); };
+    const timer = setTimeout(() => { wake = null; resolve(false); }, ms);
+    wake = () => { clearTimeout(timer); resolve(true); };
   });
 }
 
@@ -45,8 +45,9 @@ async function main() {
       // yield to the event loop so that a new message (a move, a cancel) is seen
       await yieldNow();
     } else if (service.improving) {
-      post(service.step_idle());  // shortening a solution: any message comes first, and
-      await rest(service.idle_rest_ms);  // it takes a share of one core, not all of it
+      // shortening a solution, a slice after each rest: any message comes first (and the
+      // rest starts again after it), and it takes a share of one core, not all of it
+      if (!(await rest(service.idle_rest_ms))) post(service.step_idle());
     } else {
       await new Promise((resolve) => { wake = resolve; });
     }

@@ -135,7 +135,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.dictionaries(
     st.sampled_from(["format", "version", "played", "won", "streak", "longest", "best_score", "open",
                      "deals"]),

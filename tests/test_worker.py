@@ -790,8 +790,16 @@ def test_null_keep_and_path_are_left_out() -> None:
     assert result["verdict"] == "solved"
 
 
-def test_shortening_rests_after_each_slice_to_take_a_share_of_one_core() -> None:
-    from freecell.worker import IMPROVE_SHARE, IMPROVE_SLICE_S
+def test_shortening_waits_for_quiet_then_takes_a_share_of_one_core() -> None:
+    from freecell.worker import IMPROVE_DELAY_MS, IMPROVE_SHARE, IMPROVE_SLICE_S
 
-    rest = Service().idle_rest_ms / 1000
-    assert rest > 0 and IMPROVE_SLICE_S / (IMPROVE_SLICE_S + rest) == pytest.approx(IMPROVE_SHARE, rel=0.05)
+    service = Service(improve_nodes=50)
+    service.receive(json.dumps({"type": "solve", "id": 1, "board": Position.deal(1).to_text(),
+                                "rules": FREECELL.to_json(), "budget_ms": 60_000}))
+    while service.busy:
+        service.step()
+    assert service.improving and service.idle_rest_ms == IMPROVE_DELAY_MS  # before the first slice
+    service.step_idle()
+    rest = service.idle_rest_ms / 1000
+    assert 0 < rest < IMPROVE_DELAY_MS / 1000
+    assert IMPROVE_SLICE_S / (IMPROVE_SLICE_S + rest) == pytest.approx(IMPROVE_SHARE, rel=0.05)

@@ -168,10 +168,8 @@ def test_a_tab_that_opens_shows_or_reloads_a_game_writes_nothing_and_loses_no_mo
 # --- 3. a watched game is never a win ------------------------------------------------------------
 
 
-def test_a_watched_game_reloaded_and_played_to_the_win_is_not_a_win(fresh_page: Any, site: str) -> None:
-    page = fresh_page
-    page.goto(deal_url(site, 617))
-    wait_ready(page)
+def test_a_watched_game_reloaded_and_played_to_the_win_is_not_a_win(page: Any, site: str) -> None:
+    open_page(page, deal_url(site, 617))
     winnable = page.locator("[data-status=winnable]")
     expect(winnable).to_have_attribute("data-value", "yes", timeout=ANSWER_TIMEOUT)
     page.locator("body").press("h")
