@@ -17,7 +17,7 @@ for the files a first visit waits for (measured on the wasm: 2.74 MB at 11,
 the background) get quality 9 (4.39 MB against 3.83 for the page's, in a tenth
 of the time).  The runtime's own files are compressed in the background while
 the build makes Python's byte-code and snapshots (:func:`start`), on the other
-core.
+core; the rest go to a second process beside it as soon as they are written.
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ MIN_SAVING = 0.05
 MIN_SIZE = 256  # bytes: smaller files go as they are
 BROTLI = Path(__file__).with_name("brotli.mjs")
 BIG = 12_000_000  # bytes: brotli quality 9 above, 11 below
-_background: list[subprocess.Popen[str]] = []
+# brotli processes under way, each with the cache files it writes
+_background: list[tuple[subprocess.Popen[str], set[str]]] = []
 
 
 def encoded(name: str) -> bool:
@@ -65,15 +66,20 @@ def _quality(size: int) -> int:
 
 
 def _brotli_jobs(files: list[Path]) -> list[list[str | int]]:
+    """``[source, cached copy, quality]`` for the files whose copy is neither made nor being made."""
+    under_way = {dst for _, dsts in _background for dst in dsts}
     jobs: list[list[str | int]] = []
     for f in files:
         data = f.read_bytes()
-        if len(data) >= MIN_SIZE and not _cached(data, ".br").exists():
-            jobs.append([str(f), str(_cached(data, ".br")), _quality(len(data))])
+        dst = str(_cached(data, ".br"))
+        if len(data) >= MIN_SIZE and dst not in under_way and not Path(dst).exists():
+            jobs.append([str(f), dst, _quality(len(data))])
+            under_way.add(dst)
     return jobs
 
 
-def _run_brotli(jobs: list[list[str | int]], wait: bool) -> None:
+def _run_brotli(jobs: list[list[str | int]]) -> None:
+    """Start one brotli process on ``jobs``, in the background (:func:`_finish_all` waits)."""
     if not jobs:
         return
     (CACHE / "gz").mkdir(parents=True, exist_ok=True)
@@ -83,21 +89,20 @@ def _run_brotli(jobs: list[list[str | int]], wait: bool) -> None:
         raise BuildError("brotli under Node: no input pipe")
     proc.stdin.write(json.dumps(jobs))
     proc.stdin.close()
-    if wait:
-        _finish(proc)
-    else:
-        _background.append(proc)
+    _background.append((proc, {str(job[1]) for job in jobs}))
 
 
-def _finish(proc: subprocess.Popen[str]) -> None:
-    err = proc.stderr.read() if proc.stderr is not None else ""
-    if proc.wait() != 0:
-        raise BuildError(f"brotli under Node failed: {(err or '')[-2000:]}")
+def _finish_all() -> None:
+    while _background:
+        proc, _ = _background.pop()
+        err = proc.stderr.read() if proc.stderr is not None else ""
+        if proc.wait() != 0:
+            raise BuildError(f"brotli under Node failed: {(err or '')[-2000:]}")
 
 
 def start(files: list[Path]) -> None:
     """Compress ``files`` (the runtime's, known early) in the background, into the cache."""
-    _run_brotli(_brotli_jobs(files), wait=False)
+    _run_brotli(_brotli_jobs(files))
 
 
 def precompress(root: Path) -> None:
@@ -106,14 +111,15 @@ def precompress(root: Path) -> None:
         copy.unlink()
     files = sorted(p for p in root.rglob("*") if p.is_file())
     (CACHE / "gz").mkdir(parents=True, exist_ok=True)
-    while _background:
-        _finish(_background.pop())
+    # the files the early process is not doing go to a second one at once (two cores: the
+    # runtime's wasm alone takes half a minute at quality 11), and gzip runs meanwhile
+    _run_brotli(_brotli_jobs(files))
     for f in files:
         data = f.read_bytes()
         gz = _cached(data, ".gz")
         if len(data) >= MIN_SIZE and not gz.exists():
             _gzip(data, gz)
-    _run_brotli(_brotli_jobs(files), wait=True)
+    _finish_all()
     for f in files:
         data = f.read_bytes()
         if len(data) < MIN_SIZE:

@@ -4,7 +4,8 @@ browser tests).
 From the pile (and card) the focus is on: Left/Right to the source pile, Up/Down to the
 first card of the cards to move, Enter; then Left/Right to the destination and Enter.  A
 card that Enter would send home while the move goes elsewhere is picked with Shift+Enter.
-A move home that Enter plays at once needs no second press.
+A move home that Enter plays at once needs no second press.  After a move the focus is
+on the exposed card of the pile it was on, as the page puts it.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def keys_for_move(
     keys, target = _walk(target, src, first, pos)
     goes_home = move.count == 1 and check_move(pos, Move(src, HOME), rules) is None
     if move.dst.kind == FOUNDATION and goes_home:
-        return [*keys, "Enter"], target
+        return [*keys, "Enter"], Target(target.pile)  # a move moves the focus to the exposed card
     keys.append("Shift+Enter" if goes_home else "Enter")
     if move.dst.kind == FOUNDATION:
         card = pos.columns[src.index][-1] if src.kind == COLUMN else pos.cells[src.index]
@@ -53,4 +54,4 @@ def keys_for_move(
     else:
         dst = move.dst
     more, target = _walk(target, dst, -1 if dst.kind != COLUMN else len(pos.columns[dst.index]) - 1, pos)
-    return [*keys, *more, "Enter"], target
+    return [*keys, *more, "Enter"], Target(target.pile)  # on the exposed card, as after any move
