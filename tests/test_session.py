@@ -131,7 +131,7 @@ def test_a_refusal_under_other_rules_says_why() -> None:
         "Here a card goes only on its own suit: 8♠ goes on 9♠, not on 9♥.")
     colour = Refusal(Reason.WRONG_COLOUR, card=parse_card("8D"), onto=parse_card("9H"))
     assert catalogue("de").refusal(colour) == (
-        "Rot und Schwarz müssen abwechseln: 8♦ gehört auf 9♣ oder 9♠, nicht auf 9♥.")
+        "Rot und Schwarz müssen sich abwechseln: 8♦ gehört auf 9♣ oder 9♠, nicht auf 9♥.")
     assert Catalogue("en", {}).refusal(kings) == "refusal.too_many_kings"  # a missing text shows its key
 
 
@@ -762,7 +762,8 @@ def test_the_message_line_is_said_again_in_another_language() -> None:
 
 
 def test_the_first_card_selected_by_a_tap_brings_one_tip() -> None:
-    s = session("?board=" + quote(Game(1).position.to_text()))
+    local = MemoryStorage()
+    s = session("?board=" + quote(Game(1).position.to_text()), local=local)
     pos = s.position
     card = next((i, len(c) - 1) for i, c in enumerate(pos.columns)
                 if s.table._home_move(column(i), len(c) - 1) is None)
@@ -774,3 +775,12 @@ def test_the_first_card_selected_by_a_tap_brings_one_tip() -> None:
     assert again.kind == "selected" and again.message is None  # once
     moved = s.double_tap(column(card[0]), card[1])
     assert moved.kind in ("moved", "selected")
+    # once for good: a later visit, or another tab, says it no more
+    later = session("?board=" + quote(Game(1).position.to_text()), local=local)
+    tapped = later.tap_card(column(card[0]), card[1])
+    assert tapped.kind == "selected" and tapped.message is None
+    # where nothing could be kept, once a page session
+    local.write("freecell.tips", "{damaged")
+    fresh = session("?board=" + quote(Game(1).position.to_text()), local=local)
+    tip = fresh.tap_card(column(card[0]), card[1]).message
+    assert tip is not None and tip.text.startswith("Tip: a double tap")

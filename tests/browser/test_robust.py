@@ -126,8 +126,7 @@ def _play_cell(page: Any, game: Game) -> None:
     play_move_on_page(page, game, next(m for m in game.legal_moves() if m.dst.kind == CELL))
 
 
-def test_a_tab_that_opens_shows_or_reloads_a_game_writes_nothing_and_loses_no_move(page: Any,
-                                                                                   site: str) -> None:
+def test_tabs_that_open_show_or_reload_a_game_write_nothing_and_lose_no_move(page: Any, site: str) -> None:
     open_page(page, deal_url(site, 3))
     a = Game(deal=3)
     _play_cell(page, a)
@@ -146,22 +145,26 @@ def test_a_tab_that_opens_shows_or_reloads_a_game_writes_nothing_and_loses_no_mo
         tab.reload()
         wait_ready(tab)
         expect_game(tab, a)
+    third = page.context.new_page()  # and a third tab opens the same game by its address
+    third.goto(deal_url(site, 3))
+    wait_ready(third)
+    expect_game(third, a)
     assert page.evaluate(_HEADS_JS) == heads  # not written: no rev counted up
     box = page.locator("[data-role=notice]")
     _play_cell(page, a)  # a plays on: no notice, saved
     _play_cell(page, a)
     expect(box).to_be_hidden()
     assert [h[1:] for h in page.evaluate(_HEADS_JS)] == [[3, 3]]
-    tab.bring_to_front()
-    tbox = tab.locator("[data-role=notice]")
-    expect(tbox).to_have_attribute("data-notice", "other-tab", timeout=STEP_TIMEOUT)  # newer moves: said
+    for other in (tab, third):  # newer moves: said in both other tabs
+        other.bring_to_front()
+        expect(other.locator("[data-role=notice]")).to_have_attribute("data-notice", "other-tab",
+                                                                      timeout=STEP_TIMEOUT)
     tab.close()
-    page.bring_to_front()
-    again = page.context.new_page()  # a reload of a's game elsewhere brings every move
-    again.goto(deal_url(site, 3))
-    wait_ready(again)
-    expect_game(again, a)
-    again.close()
+    third.reload()  # a reload of a's game elsewhere brings every move, and writes nothing
+    wait_ready(third)
+    expect_game(third, a)
+    expect(third.locator("[data-role=notice]")).to_be_hidden()
+    third.close()
     assert json.dumps(page.evaluate(_HEADS_JS)) == json.dumps([[page.evaluate(_HEADS_JS)[0][0], 3, 3]])
 
 

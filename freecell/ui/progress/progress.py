@@ -23,7 +23,8 @@ abandoned when the playback plays its first step; a fresh one never counts
 at all), whatever reloads come between: the mark is kept in its saved
 head.  A win of the deal of the day (:mod:`freecell.ui.progress.daily`) is kept
 apart from the statistics, under its own key, merged the same way; the
-date comes from the page (``today``).
+date comes from the page (``today``).  The tips shown (:mod:`freecell.ui.progress.tips`)
+are kept for good, so each is said once.
 
 A result whose write failed (storage full or refused) is kept and written
 at the next chance (:meth:`Progress.flush`, at every save: after a move, the
@@ -50,6 +51,7 @@ from .daily import KEY_DAILY, DailyRecord, apply_win, daily_day, read_daily
 from .keyvalue import KeyValue
 from .saved_games import Restored, SaveOutcome, SaveStore, Summary
 from .stats import KEY_STATS, Abandoned, Reset, Started, StatsEvent, Tally, Won, apply, read_tally, stats_key
+from .tips import KEY_TIPS, read_tips, tips_json
 
 FRESH, OPEN, DONE, WATCHED = "fresh", "open", "done", "watched"
 
@@ -86,6 +88,7 @@ class Progress:
         self.stats_failed = False
         self._unwritten: list[StatsEvent] = []  # counted here, not yet written: at the next chance
         self._unwritten_days: list[date] = []
+        self.tips = read_tips(local.read(KEY_TIPS))  # the tips shown here, ever
 
     # --- the games ----------------------------------------------------------------
     @property
@@ -188,6 +191,22 @@ class Progress:
             self.stats_failed = False
             return SaveOutcome.FAILED
         return SaveOutcome.SAVED
+
+    # --- the tips ------------------------------------------------------------------------
+    def first_time(self, tip: str) -> bool:
+        """Whether ``tip`` (:data:`~freecell.ui.progress.tips.TIPS`) was never shown here, in any tab.
+
+        It counts as shown from now on, kept for good; a write that fails only
+        means it is said again at a later visit.
+        """
+        if tip in self.tips:
+            return False
+        self.tips |= read_tips(self.local.read(KEY_TIPS))  # another tab may have shown it
+        if tip in self.tips:
+            return False
+        self.tips |= {tip}
+        self.local.write(KEY_TIPS, tips_json(self.tips))
+        return True
 
     # --- the statistics --------------------------------------------------------------
     def _count(self, change: StatsEvent) -> None:

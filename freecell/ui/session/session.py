@@ -76,7 +76,6 @@ class Session:
         self.watch = Watch(self)
         self.opening = Opening(self)
         self.keeping = Keeping(self)
-        self.tipped = False  # the double-tap tip was said (once a page session)
 
     # --- reading ------------------------------------------------------------
     @property
@@ -115,8 +114,8 @@ class Session:
     @player_intent
     def tap_card(self, pile: Pile, index: int) -> Change:
         change = self._outcome(self.table.tap_card(pile, index))
-        if change.kind is ChangeKind.SELECTED and not self.tipped and not self.table.smart:
-            self.tipped = True  # once: the best place is one gesture away
+        if (change.kind is ChangeKind.SELECTED and not self.table.smart
+                and self.progress.first_time("double-tap")):  # once for good: the best place, one gesture
             tip = MessageLine(say.double_tap_tip(self.cat), again=say.double_tap_tip)
             change = replace(change, message=tip)
         return change
