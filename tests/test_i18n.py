@@ -75,7 +75,7 @@ FRENCH_EXACT: dict[str, str] = {
     "action.settings": "Réglages",
 }
 FRENCH_CONTAINS: list[tuple[str, str]] = [
-    ("status.capacity", "cartes à la fois"),
+    ("status.capacity", "Cartes à la fois"),
     ("status.capacity_label", "cellules libres"),
     ("rules.setup.body", "cellules libres"),
     ("rules.multi.body", "cellules libres"),
@@ -339,7 +339,7 @@ def test_french_terms() -> None:
         assert fr[key] == value, key
     for key, term in FRENCH_CONTAINS:
         assert term in fr[key], f"{key} should use {term!r}"
-    assert fr["status.capacity"] == "{n} cartes à la fois"
+    assert fr["status.capacity"] == "Cartes à la fois\u00a0: {n}"  # "1 cartes" would be wrong
 
 
 @pytest.mark.parametrize("lang", TERMS_EXACT)
@@ -360,7 +360,7 @@ def test_rules_name_the_buttons(lang: str) -> None:
     """The rules call the buttons and the capacity counter by the words the page shows."""
     data = catalogue(lang)
     assert data["action.finish"] in data["rules.finish.body"]
-    assert data["action.settings"] in data["rules.deals.body"]
+    assert data["action.game_menu"] in data["rules.deals.body"]
     counter = data["status.capacity"].replace("{n}", "").strip(" :")
     assert counter and counter in data["rules.multi.body"]
 
