@@ -9,8 +9,11 @@ stops every timer and destroys every proxy.  Each handler asks the
 :class:`~freecell.ui.session.change.Change` to ``apply`` (the page's one path to the
 screen); nothing here decides a rule or edits a pile.
 
-A press on the table lives until the pointer comes up; a change of the game
-under it (a new deal, an undo by key, a host command) cancels it
+Where a long column makes the table taller than its box, a finger that goes
+up or down from the felt, or from a card that cannot be picked, scrolls it
+(the table takes every gesture itself, ``touch-action: none``; a mouse has
+its wheel).  A press on the table lives until the pointer comes up; a change
+of the game under it (a new deal, an undo by key, a host command) cancels it
 (:meth:`Events.cancel_press`), as chessground cancels a drag whose piece
 changed.  A press on the table while a solution plays stops the playback at
 once, and then does what it always does (play goes on from there); while a
@@ -82,6 +85,7 @@ class Events:
         self.relayout = relayout
         self.svg = document.getElementById("table")
         self.area = document.getElementById("table-area")
+        self.scroller = document.getElementById("table-scroll")  # scrolls when the table is taller
         self.press: Press | None = None
         self._over: Pile | None = None  # the pile a drag is over (its landing is lit up)
         self.longpress = LongPress(session, view, self.area, bindings,
@@ -165,20 +169,43 @@ class Events:
         elif pile_el is not None:
             pile = _pile_of(pile_el.getAttribute("data-pile"))
         self.press = Press(int(e.pointerId), float(e.clientX), float(e.clientY), pile, index,
-                           card_el is not None)
+                           card_el is not None, scroll_top=float(self.scroller.scrollTop))
         self.longpress.arm(self.press)
         with contextlib.suppress(Exception):  # a pointer already gone cannot be captured
             self.svg.setPointerCapture(e.pointerId)
         e.preventDefault()
 
+    def _starts_scroll(self, p: Press, e: Any, dx: float, dy: float) -> bool:
+        """Whether a finger that moved by ``(dx, dy)`` scrolls the table now (see the module doc).
+
+        Up or down past the slop, on a table taller than its box, from the felt
+        or from a card that cannot be picked (a card that can is dragged).
+        """
+        if (p.dragging or e.pointerType == "mouse" or abs(dy) <= abs(dx)
+                or dx * dx + dy * dy < DRAG_THRESHOLD_PX**2 or not self.area.hasAttribute("data-scroll")):
+            return False
+        if not p.on_card or p.pile is None:
+            return True
+        return not isinstance(self.session.pick(p.pile, p.index), Selection)
+
     def on_pointer_move(self, e: Any) -> None:
         p = self.press
-        if p is None or p.dead or e.pointerId != p.pointer_id or not p.on_card or p.pile is None:
+        if p is None or p.dead or e.pointerId != p.pointer_id:
+            return
+        dx, dy = float(e.clientX) - p.x0, float(e.clientY) - p.y0
+        if p.scrolling:
+            self.scroller.scrollTop = p.scroll_top - dy  # the table follows the finger
             return
         if p.picking:
             self.longpress.slide(e)
             return
-        dx, dy = float(e.clientX) - p.x0, float(e.clientY) - p.y0
+        if self._starts_scroll(p, e, dx, dy):
+            self.longpress.disarm()
+            p.scrolling = True
+            self.scroller.scrollTop = p.scroll_top - dy
+            return
+        if not p.on_card or p.pile is None:
+            return
         if not p.dragging:
             if dx * dx + dy * dy < DRAG_THRESHOLD_PX**2:
                 return
@@ -231,7 +258,7 @@ class Events:
         self.press = None
         self.longpress.disarm()
         self.longpress.press = None
-        if p.dead:
+        if p.dead or p.scrolling:
             return
         if p.picking:
             self.longpress.press = p

@@ -49,6 +49,8 @@ class Press:
     dragging: bool = False
     dead: bool = False
     picking: bool = False  # a long press opened the sequence picker
+    scrolling: bool = False  # a touch that scrolls a table taller than its box
+    scroll_top: float = 0.0  # where that table stood when the press began
     cards: list[Card] = field(default_factory=list)
     base: dict[Card, Any] = field(default_factory=dict)
 

@@ -10,23 +10,28 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import expect
 
+from freecell.cards import card_text
 from freecell.game import Game
 from freecell.piles import CELL, Move
 from freecell.solver import Solver
 from freecell.ui.analysis import playback as pb
 from freecell.ui.progress.keyvalue import MemoryStorage
 from freecell.ui.progress.saved_games import SaveStore
+from tests.support.boards import twenty_card_board
 
 from .helpers import (
     STEP_TIMEOUT,
+    card_point,
     deal_url,
     expect_game,
     open_page,
     play_move_on_page,
+    selected_cards,
     set_visibility,
     solution_lines,
     wait_ready,
@@ -112,6 +117,39 @@ def test_no_sideways_swipe_over_panels_bars_or_felt_leaves_the_page(open_context
         _swipe(cdp, w - 2, 1, y)
     assert page.evaluate("() => window.__stay") == 1
     assert page.url.endswith("deal=617")
+    _a_finger_scrolls_a_table_taller_than_its_box(page, cdp)
+
+
+def _vertical_swipe(cdp: Any, x: float, y0: float, y1: float, steps: int = 8) -> None:
+    _touch(cdp, "touchStart", x, y0)
+    for k in range(1, steps + 1):
+        _touch(cdp, "touchMove", x, y0 + (y1 - y0) * k / steps)
+    _touch(cdp, "touchEnd")
+
+
+def _a_finger_scrolls_a_table_taller_than_its_box(page: Any, cdp: Any) -> None:
+    """Issue 25: a phone on its side with a 20-card column (the table is taller than its box, at
+    18 px strips): up and down from a card that cannot be picked, the finger scrolls the table,
+    and plays, selects and refuses nothing.  (In the same touch page: a boot less.)"""
+    page.set_viewport_size({"width": 844, "height": 390})
+    pos = twenty_card_board()
+    page.evaluate("(q) => { document.documentElement.dataset.state = 'loading'; window.freecellRestart(q); }",
+                  "?board=" + quote(pos.to_text()))
+    wait_ready(page)
+    game = Game(position=pos)
+    expect_game(page, game)
+    expect(page.locator("#table-area")).to_have_attribute("data-scroll", "")
+    top = "() => document.getElementById('table-scroll').scrollTop"
+    assert page.evaluate(top) == 0
+    x, y = card_point(page, card_text(pos.columns[0][1]))  # heads no run: it cannot be picked
+    _vertical_swipe(cdp, x, y + 100, y)
+    page.wait_for_function(f"() => ({top})() > 0")
+    scrolled = page.evaluate(top)
+    _vertical_swipe(cdp, x, y, y + 100)
+    page.wait_for_function(f"() => ({top})() === 0")
+    expect_game(page, game)
+    assert selected_cards(page) == [] and scrolled > 20
+    expect(page.locator("[data-role=message][data-reason]")).to_have_count(0)
 
 
 # --- 2. only a tab that played writes ------------------------------------------------------------

@@ -24,10 +24,9 @@ from playwright.sync_api import expect
 from freecell.cards import card_text
 from freecell.game import Game
 from freecell.piles import Move
-from freecell.position import Position
 from freecell.ui.progress.legacy import KEY_GAME
 from freecell.ui.table.table import TableState
-from tests.support.boards import cards
+from tests.support.boards import twenty_card_board
 
 from .helpers import (
     STEP_TIMEOUT,
@@ -88,13 +87,6 @@ MEASURE_JS = """
 def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     return (min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"]) > 0.5
             and min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"]) > 0.5)
-
-
-def twenty_card_board() -> Position:
-    run = list(cards("KS QH JC TD 9S 8H 7C 6D 5S 4H 3C 2D"))
-    rest = [c for c in range(52) if c not in run]
-    cols = [tuple(rest[:8] + run)] + [tuple(rest[8:][i::7]) for i in range(7)]
-    return Position(tuple(cols), (None,) * 4, (0, 0, 0, 0))
 
 
 def refused_move(game: Game) -> Move:
@@ -263,6 +255,8 @@ def test_the_game_menu_holds_the_game_and_settings_only_settings(page: Any, site
         box = button.bounding_box()
         assert box is not None and box["width"] >= 44 and box["height"] >= 44, (action, box)
     expect(menu.locator("[data-field=deal]")).to_be_visible()
+    # all of it on the screen at once: no scrolling inside the menu, a phone on its side too
+    assert menu.evaluate("m => m.scrollHeight <= m.clientHeight + 1"), f"{size}: the game menu scrolls"
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{size}-game-menu.png"))
     settings = page.locator("[data-panel=settings]")

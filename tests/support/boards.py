@@ -37,6 +37,14 @@ def cards(text: str) -> tuple[Card, ...]:
     return tuple(parse_card(t) for t in text.split())
 
 
+def twenty_card_board() -> Position:
+    """Column 1 holds 20 cards (8 that head no run, then a run from K♠ to 2♦): a long table."""
+    run = list(cards("KS QH JC TD 9S 8H 7C 6D 5S 4H 3C 2D"))
+    rest = [c for c in range(52) if c not in run]
+    cols = [tuple(rest[:8] + run)] + [tuple(rest[8:][i::7]) for i in range(7)]
+    return Position(tuple(cols), (None,) * 4, (0, 0, 0, 0))
+
+
 def mv(text: str) -> Move:
     """A move in standard notation: ``"38x3"``, ``"1h"``, ``"a5"``."""
     return Move.parse(text)
