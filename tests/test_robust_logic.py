@@ -162,6 +162,36 @@ def test_a_watched_game_is_never_a_win_whatever_reloads_come_between() -> None:
     assert tally.won == 0 and tally.streak == 0
 
 
+def test_a_game_opened_partway_through_from_a_link_is_never_a_win() -> None:
+    """A shared link with moves: those moves were someone else's, so its win (one move, "0:00")
+    is no win of the player's, nor a best time; a reload keeps it so.  A link to a deal with no
+    move yet is the player's own game, counted as any."""
+    from freecell.game import Game
+    from freecell.piles import Move
+    from freecell.ui.address.link import game_link
+    from freecell.ui.progress.stats import KEY_STATS, read_tally
+    from tests.support.tables import solution_lines
+    from tests.test_session import run
+
+    lines = solution_lines(1)
+    shared = Game(1)
+    for line in lines[:-2]:
+        shared.play(Move.parse(line))
+    local, tab = MemoryStorage(), MemoryStorage()
+    s = _page(local, tab, game_link(shared) or "")
+    assert s.game.moves == len(lines) - 2
+    run(s, s.play(Move.parse(lines[-2])))
+    s = _page(local, tab, "")  # reloaded: still not the player's
+    run(s, s.play(Move.parse(lines[-1])))
+    assert s.game.is_won()
+    tally = read_tally(local.read(KEY_STATS))[0]
+    assert tally.won == 0 and tally.streak == 0 and tally.deals == ()
+    s = _page(local, MemoryStorage(), game_link(Game(1)) or "?deal=1")  # a deal's link, at its start
+    for line in lines:
+        run(s, s.play(Move.parse(line)))
+    assert read_tally(local.read(KEY_STATS))[0].won == 1
+
+
 # --- results are never lost to storage -----------------------------------------------------------
 
 

@@ -218,16 +218,16 @@ def test_the_picker_sits_beside_the_run_it_picks(page: Any, site: str, size: str
 
 
 def test_the_win_panel_starts_on_new_deal_shows_the_streak_and_u_undoes(page: Any, site: str) -> None:
-    from freecell.ui.address.link import game_link
-
-    from .helpers import play_move_on_page, replay_solution
+    from .helpers import deal_url, play_move_on_page, replay_solution
 
     won = replay_solution(1)
     game = Game(1)
     for turn in won.turns[:-1]:
         game.play(turn.move)
     before = game.position
-    open_page(page, site + (game_link(game) or ""))
+    # the player's own game, kept one move before the win (a link's game would not be theirs to win)
+    before_load(page, f"localStorage.setItem({json.dumps(KEY_GAME)}, {json.dumps(game.to_json())});")
+    open_page(page, deal_url(site, 1))
     expect_layout(page, before)
     play_move_on_page(page, game, won.turns[-1].move)
     win = page.locator("[data-panel=win]")

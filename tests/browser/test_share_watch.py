@@ -40,6 +40,7 @@ from freecell.solver import Solver
 from freecell.ui.address.link import game_link
 from freecell.ui.analysis import playback as pb
 from freecell.ui.progress.daily import KEY_DAILY, apply_win
+from freecell.ui.progress.legacy import KEY_GAME
 
 from .helpers import (
     STEP_TIMEOUT,
@@ -225,11 +226,13 @@ def test_the_daily_deal_won_counts_for_the_day_and_the_streak_and_par_shows(page
     game = Game(n)
     for step in steps[:-1]:
         game.play(step.move)
-    link = site + (game_link(game) or "")
     page.clock.set_system_time(datetime(2025, 3, 14, 12, 0))
     try:
         yesterday = apply_win(None, DAY - timedelta(days=1)).text
         page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY_DAILY, yesterday])
+        # the player's own game of the day, left one move from the end (a friend's link that far on
+        # would not be theirs to win: tests/test_robust_logic.py); the daily deal goes on with it
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY_GAME, game.to_json()])
         open_page(page, deal_url(site, 5))
         page.locator(".actionbar [data-action=game-menu]").click()
         daily = page.locator("[data-panel=game] [data-role=daily]")
@@ -239,8 +242,7 @@ def test_the_daily_deal_won_counts_for_the_day_and_the_streak_and_par_shows(page
         expect_status(page, "deal", n)
         expect(page.locator("[data-status=deal]")).to_have_attribute("data-daily", "yes")
         expect(message(page)).to_have_text(f"Deal of the day: {n}")
-        # a friend's link to the same deal, one move from the end: the last move is the player's
-        open_page(page, link)
+        expect_game(page, game)  # the player's own game of the day, kept, one move from the end
         wait_worker(page)
         play_move_on_page(page, game, steps[-1].move)
         assert game.is_won()

@@ -21,7 +21,9 @@ A game whose solution the player watches (:mod:`freecell.ui.analysis.playback`) 
 ``watched``: it is never won in the statistics (a started one counts as
 abandoned when the playback plays its first step; a fresh one never counts
 at all), whatever reloads come between: the mark is kept in its saved
-head.  A win of the deal of the day (:mod:`freecell.ui.progress.daily`) is kept
+head.  So is a game opened partway through, from a shared link with moves:
+the moves before were someone else's, and so would its win be (one move, no
+time).  A win of the deal of the day (:mod:`freecell.ui.progress.daily`) is kept
 apart from the statistics, under its own key, merged the same way; the
 date comes from the page (``today``).  The tips shown (:mod:`freecell.ui.progress.tips`)
 are kept for good, so each is said once.
@@ -137,6 +139,9 @@ class Progress:
             if self.state == OPEN and left.id is not None and not left.kept:
                 self._count(Abandoned(left.id))  # never saved: gone with no way back
             self.state = FRESH
+            if game.moves or game.can_redo():  # a link's game, partway through: those moves were not ours
+                self.state = WATCHED
+                self.store.mark_watched()
 
     def turn_played(self, game: Game) -> tuple[HostEvent, ...]:
         """After every turn (a move, a redo, a Finish step): what to tell an embedding host."""

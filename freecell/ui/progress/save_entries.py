@@ -117,7 +117,7 @@ class Slot:
     rewrite: bool = False  # pending is the whole history, for the next generation
     conflict: bool = False
     played: bool = True  # this tab changed the game since it took it up: only then does it write
-    watched: bool = False  # the solver played some of it: written in the head, never a win
+    watched: bool = False  # the solver or a link played some of it: written in the head, never a win
 
     def take_up(self, stored: str | None) -> bool:
         """Whether ``stored`` (the head in the store now) says no more than this slot knows: the

@@ -19,8 +19,8 @@ current generation count (``n``), a revision counted up at every write
 (``rev``) and by whom (``by``, the tab's writer id), and what the list of
 unfinished games shows without replaying anything: turns on the table, turns
 to redo, cards home, won or not, the clock, and when it was last played;
-and ``watched`` (only when true): the solver played some of it, so it is
-never counted a win.
+and ``watched`` (only when true): the solver played some of it, or it was
+opened partway through from a shared link, so it is never counted a win.
 
 Why this shape:
 
@@ -141,7 +141,7 @@ class Head:
     won: bool = False
     elapsed: float = 0.0
     played: float = 0.0
-    watched: bool = False  # the solver played some of it (Show solution): never a win, whatever reloads
+    watched: bool = False  # the solver (Show solution) or a link played some of it: never a win
 
     @property
     def key(self) -> str:
