@@ -15,7 +15,8 @@
 // deal instead, from data the build made with the game's Python
 // (freecell/ui/table/first_table.py): a few winnable deals in dealing order, and
 // the layout of a fresh deal for a grid of table sizes.  It picks a deal at
-// random and the layout nearest to the table's box, and names the deal in
+// random and the layout of the table's box (layoutFor: from the grid's rows
+// around it, in the arrangement the page will use), and names the deal in
 // <html data-first-deal="N">, which the page's Python then deals.
 // <html data-early="drawn"> says it drew a kept table, "first" a first visit's
 // deal, "none" that it had nothing to draw.
@@ -105,19 +106,49 @@
     return true;
   }
 
-  // The first visit's deal, on the layout nearest to the table's box; null without data.
+  // The layout of a fresh deal for a box W x H, from the build's grid (first_table.first_table_data):
+  // the arrangement the page's own layout will have (piles beside the columns below the bound's
+  // height), the four rows around the box interpolated when all four have it, else the nearest
+  // row that has it.
+  function layoutFor(W, H) {
+    const { widths, heights, sides, bound, layouts } = FIRST;
+    let hs = bound[bound.length - 1][1];
+    if (W <= bound[0][0]) hs = bound[0][1];
+    else {
+      for (let k = 0; k + 1 < bound.length; k++) {
+        const [w0, h0] = bound[k], [w1, h1] = bound[k + 1];
+        if (W <= w1) { hs = h0 + (h1 - h0) * (W - w0) / (w1 - w0); break; }
+      }
+    }
+    const side = H < hs ? 1 : 0;
+    const n = heights.length;
+    const at = (list, v) => { let i = 0; while (i + 2 < list.length && list[i + 1] <= v) i++; return i; };
+    const i = at(widths, W), j = at(heights, H);
+    const inside = W >= widths[0] && W <= widths[widths.length - 1] && H >= heights[0] && H <= heights[n - 1];
+    const corners = [[i, j], [i + 1, j], [i, j + 1], [i + 1, j + 1]].map(([a, b]) => a * n + b);
+    if (inside && corners.every((k) => sides[k] === side)) {
+      const t = (v, a, b) => (Math.log(v) - Math.log(a)) / (Math.log(b) - Math.log(a));
+      const tx = t(W, widths[i], widths[i + 1]), ty = t(H, heights[j], heights[j + 1]);
+      const weights = [(1 - tx) * (1 - ty), tx * (1 - ty), (1 - tx) * ty, tx * ty];
+      return layouts[0].map((_, m) => corners.reduce((sum, k, c) => sum + weights[c] * layouts[k][m], 0));
+    }
+    let row = null;
+    let best = Infinity;
+    layouts.forEach((r, k) => {
+      const d = Math.log(r[0] / W) ** 2 + Math.log(r[1] / H) ** 2 + (sides[k] === side ? 0 : 100);
+      if (d < best) { best = d; row = r; }
+    });
+    return row;
+  }
+
+  // The first visit's deal, on the layout of the table's box; null without data.
   function firstTable() {
-    if (!FIRST || FIRST.v !== 1 || !FIRST.deals.length || !FIRST.layouts.length) return null;
+    if (!FIRST || FIRST.v !== 1 || !FIRST.deals.length || !FIRST.layouts.length || !FIRST.bound) return null;
     const area = document.getElementById("table-area");
     if (!area) return null;
     const box = area.getBoundingClientRect();
     if (!(box.width > 0 && box.height > 0)) return null;
-    let row = null;
-    let best = Infinity;
-    for (const r of FIRST.layouts) {
-      const d = Math.log(r[0] / box.width) ** 2 + Math.log(r[1] / box.height) ** 2;
-      if (d < best) { best = d; row = r; }
-    }
+    const row = layoutFor(box.width, box.height);
     const [deal, codes] = FIRST.deals[Math.floor(Math.random() * FIRST.deals.length)];
     const [w, h, cw, ch, y, fan7, fan6] = row;
     const xs = row.slice(7, 15);

@@ -17,12 +17,14 @@ from freecell.ui.progress.stored_table import drawn_record
 from freecell.ui.session.opening import Boot
 from freecell.ui.session.session import Session
 from freecell.ui.table.first_table import (
+    BOUND_WIDTHS,
     FIRST_DEALS,
     HEIGHTS,
     WIDTHS,
     first_table_data,
     is_first_deal,
     places,
+    side_bound,
 )
 from freecell.ui.table.layout import compute_layout
 from freecell.ui.text.catalogue import Catalogue
@@ -91,3 +93,20 @@ def test_the_early_deal_gives_way_to_the_address_a_kept_game_and_bad_values() ->
     kept.game.play(kept.game.legal_moves()[0])
     kept.keeping.saved(kept.progress.save(kept.game))
     assert _start(Boot(parse_query(""), first_deal=deal), local).game.deal == 7  # the kept game
+
+
+@pytest.mark.parametrize("width", [300, 540, 760, 1030, 1280, 1440, 1900])
+def test_the_bound_is_where_the_piles_move_above_the_columns(width: int) -> None:
+    """Below side_bound the page's layout of a fresh deal has its piles beside the columns, from
+    it on above them, at every height: what the early script decides from ``bound``."""
+    bound = side_bound(width)
+    for height in range(150, 1400, 7):
+        assert compute_layout(width, height).side == (height < bound), (width, height, bound)
+
+
+def test_the_early_data_names_its_grid_and_arrangements() -> None:
+    data = first_table_data()
+    assert (data["widths"], data["heights"]) == (list(WIDTHS), list(HEIGHTS))
+    assert data["sides"] == [int(compute_layout(w, h).side) for w in WIDTHS for h in HEIGHTS]
+    assert len(data["layouts"]) == len(data["sides"]) and 0 < sum(data["sides"]) < len(data["sides"])
+    assert [w for w, _ in data["bound"]] == list(BOUND_WIDTHS)

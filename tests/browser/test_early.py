@@ -104,9 +104,9 @@ def test_a_first_visit_sees_a_deal_at_once_and_plays_that_deal(fresh_page: Any, 
     late = page.evaluate(BOXES_JS, "data-card")
     assert set(late) == set(early)
     worst = max(abs(a - b) for card in late for a, b in zip(early[card], late[card], strict=True))
-    # the nearest of layouts 10% apart, scaled: within 3.7 px at the three sizes before the layout
-    # made a lane for the bars (issue 25); since then up to 14.6 px at 1280x800
-    assert worst <= 16, f"the cards moved by {worst:.1f} px when Python took over"
+    print(f"first visit at {page.viewport_size}: the cards moved by at most {worst:.1f} px")
+    # the grid's rows around the box, interpolated in the page's arrangement (first_table.py)
+    assert worst <= 3, f"the cards moved by {worst:.1f} px when Python took over"
     assert page.locator("svg#table [data-early]").count() == 0
 
 

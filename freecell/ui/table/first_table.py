@@ -38,6 +38,9 @@ FIRST_DEALS: tuple[int, ...] = (164, 892, 1941, 3318, 5127, 7411, 9083, 12570, 1
 # the nearest one, scaled to the box, puts each card within a few pixels of the page's own.
 WIDTHS = tuple(round(300 * 1.1**k) for k in range(21))  # 300 .. 2018
 HEIGHTS = tuple(round(220 * 1.1**k) for k in range(19))  # 220 .. 1222
+# Where the piles move from beside the columns to above them, every 20 px of width.
+BOUND_WIDTHS = tuple(range(300, 2040, 20))
+MIN_BOX, MAX_BOX = 100, 4000  # the heights side_bound looks between
 
 
 def is_first_deal(deal: object) -> bool:
@@ -77,7 +80,39 @@ def places(row: list[float]) -> list[tuple[float, float]]:
     return out
 
 
+def side_bound(width: float) -> int:
+    """The least table height (whole CSS pixels) at ``width`` whose piles stand above the columns.
+
+    Below it the free cells and foundations stand beside them
+    (:attr:`~freecell.ui.table.layout.Layout.side`): for a fresh deal the
+    choice depends only on the height, for a given width, as the tests check.
+    """
+    lo, hi = MIN_BOX, MAX_BOX  # the answer is in (lo, hi]
+    if not compute_layout(width, lo).side:
+        return lo
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if compute_layout(width, mid).side:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
 def first_table_data() -> dict[str, Any]:
-    """The deals and layouts (see the module docstring), as JSON-ready data."""
+    """The deals and layouts (see the module docstring), as JSON-ready data.
+
+    ``widths`` and ``heights`` name the grid the ``layouts`` are made for (one
+    row per width and height, heights fastest); ``sides`` says which rows have
+    their piles beside the columns, and ``bound`` where that arrangement ends
+    (:func:`side_bound` at :data:`BOUND_WIDTHS`).  The early script decides
+    from ``bound`` which arrangement the page's own layout will have, and
+    interpolates the four rows around its box when all four have it, else
+    takes the nearest row that has it: a fresh deal drawn within a pixel or
+    two of the page's, and never in the other arrangement.
+    """
     deals = [[d, "".join(card_text(c) for c in _dealt_order(Position.deal(d)))] for d in FIRST_DEALS]
-    return {"v": 1, "deals": deals, "layouts": [_layout_data(w, h) for w in WIDTHS for h in HEIGHTS]}
+    layouts = [_layout_data(w, h) for w in WIDTHS for h in HEIGHTS]
+    sides = [int(compute_layout(w, h).side) for w in WIDTHS for h in HEIGHTS]
+    return {"v": 1, "deals": deals, "layouts": layouts, "widths": list(WIDTHS), "heights": list(HEIGHTS),
+            "sides": sides, "bound": [[w, side_bound(w)] for w in BOUND_WIDTHS]}
