@@ -17,7 +17,8 @@ animation never blocks input: the next press finishes it
 motion).  A new deal is dealt from a pile, card by card
 (:meth:`TableView.deal_in`), and a win makes the cards hop off the
 foundations (:meth:`TableView.celebrate`); a key or a press anywhere ends
-either at once.
+either at once.  At the first show, cards the early script drew a few
+pixels off glide to their places.
 
 While cards are dragged, the pile they would land on lights up
 (:meth:`TableView.mark_drop`, ``rect.pile.drop-ok`` and its top card
@@ -109,6 +110,12 @@ class TableView:
         self.root = svg_root
         self.piles_g = document.getElementById("piles")
         self.cards_g = document.getElementById("cards")
+        # where the early drawing (static/early.js) put each card, on the screen: the first show
+        # glides the cards from there, so that no card jumps when the page takes over
+        self.early: dict[str, tuple[float, float]] = {}
+        for g in list(self.cards_g.querySelectorAll("g[data-early]")):
+            box = g.getBoundingClientRect()
+            self.early[str(g.getAttribute("data-early"))] = (float(box.left), float(box.top))
         # whatever was drawn before (an earlier page object, the early drawing) goes
         self.piles_g.replaceChildren()
         self.cards_g.replaceChildren()
@@ -282,9 +289,35 @@ class TableView:
                 self.shown[c] = new
         # a card that moves now (or is put elsewhere) stops its glide; the others glide on (Finish's
         # next card does not cut the last one short)
+        if self.early:
+            paths.update(self._from_early())
         paths = {c: pts for c, pts in paths.items() if any(p != pts[0] for p in pts)}
         self.finish_animations({c for c in range(52) if c in paths or self.shown.get(c) != before.get(c)})
         self._play(paths)
+
+    def _from_early(self) -> dict[Card, list[tuple[float, float]]]:
+        """Once, at the first show: a glide for each card from where the early drawing had it.
+
+        The early script draws from a grid of layouts (static/early.js), within
+        a few pixels of the page's own; what is left glides, unless motion is off.
+        """
+        early, self.early = self.early, {}
+        layout = self.layout
+        box = self.root.getBoundingClientRect()
+        if not self.animate or layout is None or not box.width or not box.height:
+            return {}
+        scale = min(float(box.width) / layout.width, float(box.height) / layout.height)  # the viewBox's
+        paths: dict[Card, list[tuple[float, float]]] = {}
+        for c, el in self.card_el.items():
+            was = early.get(card_text(c))
+            if was is None or c not in self.shown:
+                continue
+            now = el.getBoundingClientRect()
+            dx, dy = (was[0] - float(now.left)) / scale, (was[1] - float(now.top)) / scale
+            if abs(dx) > 0.5 or abs(dy) > 0.5:
+                x, y = self.shown[c]
+                paths[c] = [(x + dx, y + dy), (x, y)]
+        return paths
 
     def _play(self, paths: dict[Card, list[tuple[float, float]]]) -> None:
         """Animate each card along its points, frame by frame on one timeline (see the module doc)."""
