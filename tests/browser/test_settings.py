@@ -393,10 +393,9 @@ def test_smart_tap_moves_a_card_to_a_column_and_survives_a_reload(page: Any, sit
 
 @browser
 @pytest.mark.motion
-def test_animation_speed_and_off_survive_a_reload(open_context: Any, site: str) -> None:
-    ctx = open_context()
-    ctx.add_init_script(COUNT_MOTION_JS)
-    page = ctx.new_page()
+def test_animation_speed_and_off_survive_a_reload(page: Any, site: str) -> None:
+    count_motion = f"() => {{ {COUNT_MOTION_JS} }}"
+    page.evaluate(count_motion)  # in this document; again after the reload
     open_page(page, board_url(site, PLAY_BOARD))
     expect(page.locator("html")).to_have_attribute("data-speed", "normal")
     game = Game(position=PLAY_BOARD)
@@ -416,6 +415,7 @@ def test_animation_speed_and_off_survive_a_reload(open_context: Any, site: str) 
     assert page.evaluate("() => window.__fc_motion") == {"animate": [], "css": 0}
     assert stored_settings(page)["speed"] == "off"
     reload(page)
+    page.evaluate(count_motion)
     expect(page.locator("html")).to_have_attribute("data-speed", "off")
     expect(open_settings(page, "play").locator("[data-field=speed]")).to_have_value("off")
     assert page.evaluate(RUNNING_JS) == 0  # not even the panel's own entrance
