@@ -128,6 +128,8 @@ def test_selection_words() -> None:
 @pytest.mark.parametrize(("lang", "n", "want"), [
     ("en", 1, "1 card"), ("en", 3, "3 cards"), ("fr", 1, "1 carte"), ("fr", 2, "2 cartes"),
     ("fr", 0, "0 carte"), ("en", 0, "0 cards"),
+    ("ro", 1, "1 carte"), ("ro", 5, "5 cărți"), ("ro", 19, "19 cărți"), ("ro", 20, "20 de cărți"),
+    ("ro", 45, "45 de cărți"), ("ro", 101, "101 cărți"), ("ro", 120, "120 de cărți"), ("ro", 0, "0 cărți"),
 ])
 def test_plural(lang: str, n: int, want: str) -> None:
     assert plural(cat(lang), "picker.count", n) == want

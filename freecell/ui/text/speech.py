@@ -21,6 +21,8 @@ own sentence, a hint, the win.
 
 from __future__ import annotations
 
+import re
+
 from ...cards import RANK_NAMES, SUIT_NAMES, Card, make_card, rank, suit
 from ...engine import apply_move, moving_cards
 from ...game import Turn
@@ -33,10 +35,19 @@ from .catalogue import Catalogue
 _ZERO_IS_ONE = frozenset({"fr"})
 
 
+# Languages that put a word between a number from 20 on and its noun ("45 de mutări", but
+# "5 mutări", "101 mutări"): the word, and when (the last two digits 0 or 20 to 99).
+_NUMBER_LINK = {"ro": "de"}
+
+
 def plural(cat: Catalogue, key: str, n: int) -> str:
-    """``key.one`` or ``key.other`` for ``n`` (``{n}`` filled in)."""
+    """``key.one`` or ``key.other`` for ``n`` (``{n}`` filled in; Romanian's "de" where it goes)."""
     one = n == 1 or (n == 0 and cat.lang in _ZERO_IS_ONE)
-    return cat.t(key + (".one" if one else ".other"), n=n)
+    text = cat.t(key + (".one" if one else ".other"), n=n)
+    link = _NUMBER_LINK.get(cat.lang)
+    if link and n >= 20 and not 1 <= n % 100 <= 19:
+        text = re.sub(r"(\d[\d.]*) ", rf"\1 {link} ", text, count=1)
+    return text
 
 
 def card_words(cat: Catalogue, card: Card) -> str:
