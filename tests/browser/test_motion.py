@@ -246,16 +246,21 @@ CARD_ANIMATIONS_JS = """() => document.getAnimations().filter(a => a.effect && a
   && a.playState === 'running').length"""
 
 
+SIZES = [(390, 844), (844, 390), (1280, 800)]
+
+
 @browser
-def test_a_new_deal_is_dealt_from_a_pile_and_any_press_ends_it(page: Any, site: str) -> None:
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_a_new_deal_is_dealt_from_a_pile_and_any_press_ends_it(page: Any, site: str,
+                                                              size: tuple[int, int]) -> None:
+    page.set_viewport_size({"width": size[0], "height": size[1]})
     open_page(page, deal_url(site, 617))
     assert page.evaluate(CARD_ANIMATIONS_JS) == 0  # the first game: drawn as it was, not dealt
     page.locator('.actionbar [data-action="new"]').click()
     expect(page.locator("[data-status=deal]")).not_to_have_attribute("data-value", "617")
     assert page.evaluate(CARD_ANIMATIONS_JS) >= 40  # card by card, about 1 s in all
     SHOTS.mkdir(exist_ok=True)
-    size = page.viewport_size or {"width": 0, "height": 0}
-    page.screenshot(path=str(SHOTS / f"{size['width']}x{size['height']}-dealing.png"))
+    page.screenshot(path=str(SHOTS / f"{size[0]}x{size[1]}-dealing.png"))
     page.keyboard.press("Shift")  # any key ends it: every card where it belongs at once
     page.wait_for_function(f"() => ({CARD_ANIMATIONS_JS})() === 0", timeout=STEP_TIMEOUT)
     deal = int(page.locator("[data-status=deal]").get_attribute("data-value") or "0")
@@ -270,9 +275,11 @@ def test_a_new_deal_is_dealt_from_a_pile_and_any_press_ends_it(page: Any, site: 
 
 
 @browser
-def test_a_win_makes_the_cards_hop_and_any_press_ends_it(page: Any, site: str) -> None:
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_a_win_makes_the_cards_hop_and_any_press_ends_it(page: Any, site: str, size: tuple[int, int]) -> None:
     from freecell.ui.address.link import game_link
 
+    page.set_viewport_size({"width": size[0], "height": size[1]})
     from .helpers import replay_solution
 
     won = replay_solution(1)
@@ -285,7 +292,7 @@ def test_a_win_makes_the_cards_hop_and_any_press_ends_it(page: Any, site: str) -
     expect(page.locator("[data-panel=win]")).to_be_visible(timeout=STEP_TIMEOUT)
     assert page.evaluate(CARD_ANIMATIONS_JS) >= 40  # the cards hop off the foundations, one by one
     SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / "1280x800-win.png"))
+    page.screenshot(path=str(SHOTS / f"{size[0]}x{size[1]}-win.png"))
     page.keyboard.press("Shift")
     page.wait_for_function(f"() => ({CARD_ANIMATIONS_JS})() === 0", timeout=STEP_TIMEOUT)
     expect(page.locator("[data-panel=win]")).to_be_visible()  # the press ended the hop, not the panel
