@@ -197,6 +197,12 @@ def expect_bar_state(page: Any, states: str, timeout: float = ANSWER_TIMEOUT) ->
     return state
 
 
+MARKED_JS = """() => {
+  const state = document.querySelector('[data-panel=hint]').dataset.state;
+  return state === 'unsolvable' || document.querySelector('svg#table rect.pile[data-hint="from"]') !== null;
+}"""
+
+
 def read_marks(page: Any) -> dict[str, list[str]]:
     return page.evaluate(
         """() => {
@@ -427,6 +433,11 @@ def test_deal_11982_played_by_hints_is_proven_lost(fresh_page: Any, site: str) -
     for _ in range(200):
         state = expect_bar_state(page, "fallback|found|unsolvable", timeout=DEEP_TIMEOUT)
         if state == "unsolvable":
+            break
+        # the bar and its marks, read together once both are drawn (once, in a fresh CI run on a
+        # loaded machine, the state was read a moment before the marks)
+        page.wait_for_function(MARKED_JS, timeout=STEP_TIMEOUT)
+        if bar.get_attribute("data-state") == "unsolvable":
             break
         marked_move(game.position, read_marks(page))
         before = game.moves

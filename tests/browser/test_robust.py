@@ -17,11 +17,12 @@ from playwright.sync_api import expect
 
 from freecell.cards import card_text
 from freecell.game import Game
-from freecell.piles import CELL, Move
+from freecell.piles import CELL, COLUMN, HOME, Move, column
 from freecell.solver import Solver
 from freecell.ui.analysis import playback as pb
 from freecell.ui.progress.keyvalue import MemoryStorage
 from freecell.ui.progress.saved_games import SaveStore
+from freecell.ui.table.table import TableState
 from tests.support.boards import twenty_card_board
 
 from .helpers import (
@@ -99,8 +100,15 @@ def test_no_sideways_swipe_over_panels_bars_or_felt_leaves_the_page(open_context
     page.evaluate("() => { window.__stay = 1; }")
     cdp = page.context.new_cdp_session(page)
     w, h = PHONE["width"], PHONE["height"]
-    for name in ["settings", "rules"]:
-        page.locator(f".actionbar [data-action={name}]").first.click()
+    menu = ".actionbar [data-action=game-menu]"
+    # every panel a player opens from the bars (the win, stuck and share panels are the same
+    # .panel, and the check of every scroller below covers them too)
+    for name, clicks in [("settings", [".actionbar [data-action=settings]"]),
+                         ("rules", [".actionbar [data-action=rules]"]), ("game", [menu]),
+                         ("stats", [menu, "[data-panel=game] [data-action=stats]"]),
+                         ("unfinished", [menu, "[data-panel=game] [data-action=unfinished]"])]:
+        for selector in clicks:
+            page.locator(selector).first.click()
         panel = page.locator(f"[data-panel={name}]")
         panel.wait_for(state="visible")
         assert page.evaluate(_SIDEWAYS_PANNERS_JS) == []
@@ -130,7 +138,8 @@ def _vertical_swipe(cdp: Any, x: float, y0: float, y1: float, steps: int = 8) ->
 def _a_finger_scrolls_a_table_taller_than_its_box(page: Any, cdp: Any) -> None:
     """Issue 25: a phone on its side with a 20-card column (the table is taller than its box, at
     18 px strips): up and down from a card that cannot be picked, the finger scrolls the table,
-    and plays, selects and refuses nothing.  (In the same touch page: a boot less.)"""
+    and plays, selects and refuses nothing; then a double tap plays.  (In the same touch page: a
+    boot less.)"""
     page.set_viewport_size({"width": 844, "height": 390})
     pos = twenty_card_board()
     page.evaluate("(q) => { document.documentElement.dataset.state = 'loading'; window.freecellRestart(q); }",
@@ -150,6 +159,17 @@ def _a_finger_scrolls_a_table_taller_than_its_box(page: Any, cdp: Any) -> None:
     expect_game(page, game)
     assert selected_cards(page) == [] and scrolled > 20
     expect(page.locator("[data-role=message][data-reason]")).to_have_count(0)
+    # and a double tap by touch sends a card to its best place (issue 25), as a double click does
+    table = TableState(game)
+    best = [(i, table.smart_move(column(i), len(c) - 1)) for i, c in enumerate(pos.columns)
+            if c and game.check(Move(column(i), HOME)) is not None]  # a tap would not send it home
+    col, move = next((i, m) for i, m in best if m is not None and m.dst.kind == COLUMN)  # onto a build
+    x, y = card_point(page, card_text(pos.columns[col][-1]))
+    for _ in range(2):
+        _touch(cdp, "touchStart", x, y)
+        _touch(cdp, "touchEnd")
+    game.play(move)
+    expect_game(page, game)
 
 
 # --- 2. only a tab that played writes ------------------------------------------------------------
