@@ -6,7 +6,15 @@ The core (``freecell.cards``, ``deals``, ``piles``, ``position``, ``rules``,
 CPython and in Pyodide; the page is ``freecell.ui`` (its logic, without a
 DOM) and ``freecell.browser`` (the DOM).  Only ``freecell.browser`` imports
 ``js``, ``pyodide`` or ``pyscript``.
+
+The first thing it does is :func:`freecell.precompiled.install`: in the built
+site, the dataclasses below take the methods the build compiled.
 """
+
+# ruff: noqa: E402 - the install comes before the first dataclass is made
+from .precompiled import install as _install_precompiled
+
+_install_precompiled()
 
 from .cards import Card, CardError, card_name, card_symbol, card_text, parse_card
 from .deals import (

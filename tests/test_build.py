@@ -100,6 +100,10 @@ def test_package_zip_holds_the_engine_and_its_byte_code() -> None:
     for name in names:
         if name.endswith(".pyc"):
             assert _pyc_flags(z.read(name)) == 0b01, name  # hash-based, never checked against a source
+    # the dataclasses' methods, compiled by Pyodide's Python (freecell/precompiled.py; the page's
+    # first visit is tested to compile none: tests/browser/test_boot.py)
+    code = z.read("freecell/dataclass-code.bin")
+    assert code.startswith(b"3.14.") and b" cpython-314\n" in code[:200]
 
 
 def test_vendored_runtime_is_not_tracked_by_git() -> None:

@@ -21,7 +21,7 @@ import pytest
 
 from freecell.rules import Reason
 from freecell.ui.progress.settings import LANGUAGES
-from freecell.ui.text.catalogue import DEFAULT_LANGUAGE
+from freecell.ui.text.catalogue import DEFAULT_LANGUAGE, LANGUAGE_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 I18N = ROOT / "static" / "i18n"
@@ -248,6 +248,10 @@ def test_languages_are_the_files_and_boot_list() -> None:
     # boot.js takes its list from what build.py writes in (tests/test_page_data.py checks that)
     boot = (ROOT / "static" / "boot.js").read_text(encoding="utf-8")
     assert "/* __FREECELL_BOOT__ */" in boot and not re.search(r'\["en",\s*"fr"', boot)
+    # each named in itself in the settings' list (the browsers agree: tests/browser/test_settings.py)
+    assert list(LANGUAGE_NAMES) == list(LANGUAGES)
+    for lang in LANGUAGES:
+        assert LANGUAGE_NAMES[lang][0].isupper()
 
 
 @pytest.mark.parametrize("lang", TRANSLATIONS)

@@ -1,11 +1,11 @@
 """The page's language: loading a catalogue, translating the static labels, naming the languages.
 
 The one list of languages is :data:`freecell.ui.progress.settings.LANGUAGES`; each is named
-in its own language by the browser (``Intl.DisplayNames``), so no list of
-names is kept here.  ``static/boot.js`` fetches the browser's catalogue
-before Python runs and fills the static labels; :func:`load_catalogue` takes
-that one (or fetches it again if that failed), and :func:`translate_page`
-does what boot.js does, for a language chosen later.
+in its own language by :data:`freecell.ui.text.catalogue.LANGUAGE_NAMES`.
+``static/boot.js`` fetches the browser's catalogue before Python runs and
+fills the static labels; :func:`load_catalogue` takes that one (or fetches it
+again if that failed), and :func:`translate_page` does what boot.js does, for
+a language chosen later.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from js import JSON, Intl, document, window
+from js import JSON, document, window
 
 from ..ui.progress.settings import LANGUAGES
-from ..ui.text.catalogue import Catalogue, choose_language
-from .dom import js_object, q
+from ..ui.text.catalogue import LANGUAGE_NAMES, Catalogue, choose_language
+from .dom import q
 
 
 def browser_language() -> str:
@@ -67,15 +67,6 @@ def translate_page(cat: Catalogue) -> None:
     window.freecellTranslate(JSON.parse(json.dumps(cat.messages)), cat.lang)
 
 
-def language_name(code: str) -> str:
-    """``Français`` for ``fr``: the language's name in itself."""
-    try:
-        name = str(Intl.DisplayNames.new(js_object([code]), js_object({"type": "language"})).of(code))
-        return name[:1].upper() + name[1:]
-    except Exception:
-        return code
-
-
 def build_language_choice(cat: Catalogue, current: str | None) -> None:
     """The language list of the settings: the browser's own first, then each language by its name."""
     select: Any = q('select[data-field="language"]')
@@ -83,7 +74,7 @@ def build_language_choice(cat: Catalogue, current: str | None) -> None:
         return
     select.replaceChildren()
     options = [("", cat.t("settings.language_auto"))]
-    options += [(code, language_name(code)) for code in LANGUAGES]
+    options += [(code, LANGUAGE_NAMES[code]) for code in LANGUAGES]
     for value, label in options:
         opt = document.createElement("option")
         opt.value = value

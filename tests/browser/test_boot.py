@@ -93,6 +93,8 @@ def test_other_languages_fall_back_to_english(page: Any, site: str) -> None:
 # --- the snapshot boot and its fallback ------------------------------------------------------
 
 # Whether every one of these URLs is in the Cache API (where static/runtime.mjs looks).
+READY_DETAIL_JS = "() => performance.getEntriesByName('freecell:ready')[0].detail"
+
 CACHED_JS = """
 async (urls) => {
   for (const url of urls) if (!(await caches.match(url))) return false;
@@ -203,6 +205,9 @@ def test_the_page_and_the_worker_boot_from_cached_snapshots_and_from_byte_code_o
         # worker, started once the page is ready, may find its snapshot stored already)
         open_page(page, url)
         assert _boots(page, log)[0] == "bytecode"
+        # ... and its dataclasses took the methods the build compiled (freecell/precompiled.py)
+        counts = page.evaluate(READY_DETAIL_JS)
+        assert counts["compiled"] == 0 and counts["precompiled"] >= 60, counts
         play_move_on_page(page, game, Move.parse(next(moves)))
         page.wait_for_function(CACHED_JS, arg=absolute, timeout=READY_TIMEOUT, polling=250)
 
@@ -211,6 +216,7 @@ def test_the_page_and_the_worker_boot_from_cached_snapshots_and_from_byte_code_o
         page.reload()
         wait_ready(page)
         assert _boots(page, log) == ("snapshot", "snapshot")
+        assert page.evaluate(READY_DETAIL_JS)["compiled"] == 0  # the classes were made in the snapshot
         assert page.evaluate(TRAMPOLINE_JS) == "wasm"
         assert page.evaluate("() => window.__workerTrampoline") == "wasm"
         play_move_on_page(page, game, Move.parse(next(moves)))

@@ -39,6 +39,7 @@ from freecell.piles import CELL_NAMES, COLUMN_NAMES, Move, column, foundation
 from freecell.position import Position
 from freecell.ui.progress.settings import CHOICE_SETTINGS, FLAG_SETTINGS, KEY_SETTINGS, LANGUAGES
 from freecell.ui.table.table import TableState
+from freecell.ui.text.catalogue import LANGUAGE_NAMES
 from freecell.variants import VARIANTS
 from freecell.worker import Service
 
@@ -645,6 +646,10 @@ def test_deal_source_and_winnability_survive_a_reload(page: Any, site: str) -> N
 
 LOCALES = {"en": "en-US", "fr": "fr-FR", "it": "it-IT", "ro": "ro-RO", "de": "de-DE", "es": "es-ES"}
 RAW_KEY = r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$"
+INTL_NAMES_JS = """(codes) => codes.map((c) => {
+  const n = new Intl.DisplayNames([c], {type: 'language'}).of(c);
+  return n[0].toUpperCase() + n.slice(1);
+})"""
 
 # Every element that shows text (visible, with no element child that shows text),
 # every option, and the names and titles: none empty, none a raw catalogue key.
@@ -717,6 +722,10 @@ def test_each_language_renders_table_settings_and_rules(page: Any, site: str, la
         expect_all_texts(page, "[data-panel=settings]")
     names = panel.locator("select[data-field=variant] option").all_inner_texts()
     assert names == [t[f"variant.{v}"] for v in VARIANTS]
+    languages = panel.locator("select[data-field=language] option").all_inner_texts()
+    assert languages == [t["settings.language_auto"], *LANGUAGE_NAMES.values()]
+    if lang == "en":  # each in itself, as the browser names it
+        assert page.evaluate(INTL_NAMES_JS, list(LANGUAGE_NAMES)) == list(LANGUAGE_NAMES.values())
     close_settings(page)
     page.locator(".actionbar [data-action=rules]").click()
     rules = page.locator("[data-panel=rules]")

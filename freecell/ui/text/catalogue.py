@@ -24,6 +24,10 @@ from ...rules import FREECELL, Reason, Refusal, Rules, move_capacity
 from ..progress.settings import LANGUAGES
 
 DEFAULT_LANGUAGE = "en"
+# Each language by its own name, as the language list of the settings shows it (what the
+# browsers' Intl.DisplayNames gives, capitalised; a constant, without its ICU data's cost).
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "it": "Italiano", "ro": "Română", "de": "Deutsch",
+                  "es": "Español"}
 
 
 def choose_language(preferred: Iterable[str], available: Iterable[str] = LANGUAGES) -> str:
