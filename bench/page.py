@@ -195,14 +195,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                 url = urls[site] + "bare.html"
                             else:
                                 url = urls[site] + f"?deal={DEAL}"
-                            if kind == "warm":
+                            game_site = site in ("ours", "base")  # a build of our page, as a player keeps it
+                            if kind in ("warm", "base warm"):
                                 load.prefetch_snapshots(urls[site] + "static/README.txt")
                             if kind in ("sw", "base sw"):
                                 # the first visit registers the service worker; the revisit is measured
-                                load.measure("first visit", rnd, url, card, pile, site == "ours")
+                                load.measure("first visit", rnd, url, card, pile, game_site)
                                 load.wait_controlled(urls[site] + "static/README.txt")
                             s = load.measure(kind, rnd, url, card if game_page else None,
-                                             pile if game_page else None, site == "ours")
+                                             pile if game_page else None, game_site)
                             samples.append(s)
                             print(f"round {rnd} {kind:10}: ready {fmt(s.ready_ms)}, table {fmt(s.table_ms)}, "
                                   f"worker +{fmt(s.worker_after_ready_ms)}, CPU {fmt(s.cpu_to_ready_ms)}, "
