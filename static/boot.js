@@ -14,6 +14,9 @@
   const LANGS = BOOT.languages;
   const LOAD_TIMEOUT_MS = 90000;
   const root = document.documentElement;
+  // early.js (a script before this one runs) says what it drew; if it could not run, nothing:
+  // the loading line waits for that word (static/style.css)
+  if (!root.dataset.early) root.dataset.early = "none";
 
   function pickLanguage() {
     const prefs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];

@@ -92,6 +92,17 @@ Element.prototype.animate = function (keys, timing) {
   return animate.call(this, keys, timing);
 };
 """
+# the layout shifts of the load (the Layout Instability API), with what moved
+SHIFTS_JS = """
+window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if (!e.hadRecentInput) window.__shifts.push([e.value, (e.sources || []).map(
+      (s) => s.node ? (s.node.id || s.node.nodeName) : '?').join(' ')]);
+  }
+}).observe({type: 'layout-shift', buffered: true});
+"""
+TWO_FRAMES_JS = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 STILL_JS = """() => !document.getAnimations().some(a => a.playState === 'running' && a.effect
   && a.effect.target && a.effect.target.matches && a.effect.target.matches('svg#table g#cards g.card'))"""
 
@@ -105,9 +116,18 @@ def test_a_first_visit_sees_a_deal_at_once_and_plays_that_deal(fresh_page: Any, 
     page = fresh_page
     page.set_viewport_size({"width": 844, "height": 390})
     page.add_init_script(GLIDES_JS)
+    page.add_init_script(SHIFTS_JS)
     held: list[Any] = []
     page.route("**/vendor/pyscript/**", lambda route: held.append(route))
+    # early.js held back until the page above it has been painted, as on a slow link
+    early_script: list[Any] = []
+    page.route("**/static/early.js", lambda route: early_script.append(route))
     page.goto(site, wait_until="commit")
+    page.wait_for_function("() => document.getElementById('loading') !== null", polling="raf")
+    page.evaluate(TWO_FRAMES_JS)
+    assert len(early_script) == 1
+    early_script[0].continue_()
+    page.unroute("**/static/early.js")
     page.wait_for_function("() => document.documentElement.dataset.early !== undefined", timeout=20_000)
     assert page.evaluate("() => document.documentElement.dataset.early") == "first"
     deal = int(page.evaluate("() => document.documentElement.dataset.firstDeal"))
@@ -132,6 +152,10 @@ def test_a_first_visit_sees_a_deal_at_once_and_plays_that_deal(fresh_page: Any, 
     jumped = [card for card, d in off.items() if d > 1 and card not in glided]
     assert jumped == [], f"cards that jumped to their place: {jumped}"
     assert page.locator("svg#table [data-early]").count() == 0
+    # nothing jumped on the way either: not the loading line (shown over the table, then moved
+    # under it when early.js drew), not the bars
+    shifts = page.evaluate("() => window.__shifts")
+    assert sum(value for value, _ in shifts) < 0.02, f"layout shifts: {shifts}"
 
 
 def test_no_first_visit_deal_when_something_is_kept_or_asked(fresh_page: Any, site: str) -> None:
