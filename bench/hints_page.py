@@ -141,10 +141,9 @@ def wait_reply(page: Page, rid: int, timeout: float = ANSWER_TIMEOUT_MS) -> dict
 
 
 def open_deal_by_form(page: Page, deal: int) -> None:
-    page.locator(".actionbar [data-action=settings]").click()
-    page.locator("[data-panel=settings] [data-tab=game]").click()
-    page.locator("[data-field=deal]").fill(str(deal))
-    page.locator("[data-action=play-deal]").click()
+    page.locator(".actionbar [data-action=game-menu]").click()
+    page.locator("[data-panel=game] [data-field=deal]").fill(str(deal))
+    page.locator("[data-panel=game] [data-action=play-deal]").click()
     page.wait_for_selector(f'[data-status=deal][data-value="{deal}"]', state="attached",
                            timeout=STEP_TIMEOUT_MS)
     page.wait_for_selector('[data-status=moves][data-value="0"]', state="attached", timeout=STEP_TIMEOUT_MS)

@@ -69,10 +69,12 @@ nothing else to do (:meth:`Service.step_idle`, called while
 :attr:`Service.improving` and not :attr:`Service.busy`), in slices of
 :data:`IMPROVE_SLICE_S` seconds, :data:`IMPROVE_SECONDS` in all, each slice
 after a rest (:attr:`Service.idle_rest_ms`, which any message ends): the
-first after :data:`IMPROVE_DELAY_MS` of quiet, the others so that it takes at
-most :data:`IMPROVE_SHARE` of one core.  The page (a phone's other core, a
-busy machine) keeps the rest while the player plays, and the par is there
-long before a win.  Each
+first after :data:`IMPROVE_DELAY_MS` of quiet; then, for the first
+:data:`IMPROVE_BURST_S` of it (where most turns are saved), so that it takes
+at most :data:`IMPROVE_BURST_SHARE` of one core, and after that at most
+:data:`IMPROVE_SHARE`.  The page (a phone's other core, a busy machine) keeps
+the rest while the player plays, the par is short within seconds of the deal,
+and the last turns come long before a win.  Each
 solution found with fewer turns as the moves counter counts them (the par's
 unit; checked by the engine) is posted as ``improved`` with the result's id,
 its ``turns`` and its ``count`` in player moves with maximum auto-play.  Any request comes first: a
@@ -104,8 +106,10 @@ MAX_PATH_MOVES = 400  # 400 moves of ~36 characters: well within MAX_MESSAGE
 BACKGROUND_SLICES = 3  # background slices for each foreground slice, while both run
 IMPROVE_SECONDS = 3.0  # the shortening of one solution, in all
 IMPROVE_SLICE_S = 0.04  # one slice of it (the page waits at most this for an answer)
-IMPROVE_SHARE = 0.125  # of one core, at most, while shortening: 3 s of CPU over 24 s
-IMPROVE_DELAY_MS = 2000  # of quiet before a solution's first slice (the first moves of a deal)
+IMPROVE_BURST_S = 2.5  # the first of those seconds, taken quickly: the par within 5 s of the deal
+IMPROVE_BURST_SHARE = 0.8  # of one core, at most, during the burst: 2.5 s of CPU over about 3 s
+IMPROVE_SHARE = 0.125  # of one core, at most, after it: the last 0.5 s over 4 s
+IMPROVE_DELAY_MS = 500  # of quiet before a solution's first slice (the first moves of a deal)
 SOLVE_FIELDS = frozenset({"type", "id", "board", "rules", "budget_ms", "keep", "path"})
 
 Message = dict[str, Any]
@@ -248,7 +252,9 @@ class Service:
         """How long the worker rests before the next slice of :meth:`step_idle` (a message ends it)."""
         if not self._improve_started:
             return IMPROVE_DELAY_MS
-        return round(IMPROVE_SLICE_S * 1000 * (1 / IMPROVE_SHARE - 1))
+        imp = self.improver
+        share = IMPROVE_BURST_SHARE if imp is not None and imp[2].seconds < IMPROVE_BURST_S else IMPROVE_SHARE
+        return round(IMPROVE_SLICE_S * 1000 * (1 / share - 1))
 
     def step_idle(self) -> list[Message]:
         """One slice of shortening, when no search is asked for; an ``improved`` message if it found one."""

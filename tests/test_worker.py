@@ -790,8 +790,19 @@ def test_null_keep_and_path_are_left_out() -> None:
     assert result["verdict"] == "solved"
 
 
-def test_shortening_waits_for_quiet_then_takes_a_share_of_one_core() -> None:
-    from freecell.worker import IMPROVE_DELAY_MS, IMPROVE_SHARE, IMPROVE_SLICE_S
+def test_shortening_waits_for_quiet_then_takes_a_burst_then_a_share_of_one_core() -> None:
+    from freecell.worker import (
+        IMPROVE_BURST_S,
+        IMPROVE_BURST_SHARE,
+        IMPROVE_DELAY_MS,
+        IMPROVE_SHARE,
+        IMPROVE_SLICE_S,
+    )
+
+    def share() -> float:
+        rest = service.idle_rest_ms / 1000
+        assert 0 < rest < IMPROVE_DELAY_MS / 1000
+        return IMPROVE_SLICE_S / (IMPROVE_SLICE_S + rest)
 
     service = Service(improve_nodes=50)
     service.receive(json.dumps({"type": "solve", "id": 1, "board": Position.deal(1).to_text(),
@@ -800,6 +811,10 @@ def test_shortening_waits_for_quiet_then_takes_a_share_of_one_core() -> None:
         service.step()
     assert service.improving and service.idle_rest_ms == IMPROVE_DELAY_MS  # before the first slice
     service.step_idle()
-    rest = service.idle_rest_ms / 1000
-    assert 0 < rest < IMPROVE_DELAY_MS / 1000
-    assert IMPROVE_SLICE_S / (IMPROVE_SLICE_S + rest) == pytest.approx(IMPROVE_SHARE, rel=0.05)
+    assert share() == pytest.approx(IMPROVE_BURST_SHARE, rel=0.05)  # the burst: most turns come here
+    assert service.improver is not None
+    while service.improving and service.improver[2].seconds < IMPROVE_BURST_S:
+        service.step_idle()
+    assert service.improving  # deal 1 is still being shortened after the burst
+    assert share() == pytest.approx(IMPROVE_SHARE, rel=0.05)
+    assert IMPROVE_SHARE < IMPROVE_BURST_SHARE
