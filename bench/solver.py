@@ -122,7 +122,7 @@ def solve_cpu(solver: Solver, budget: float) -> Result:
             return solver.solve(max_nodes=0)
 
 
-BEST_MAX: float | None = None  # --best-max: the longest a shortening may go on (improve_for)
+BEST_MAX: float | None = None  # --best-max: the most CPU a deal may take, first solution and shortening
 
 
 def solve_ours(job: tuple[int, float, bool, float | None]) -> Row:
@@ -157,7 +157,8 @@ def solve_ours(job: tuple[int, float, bool, float | None]) -> Row:
             row["replay_ok"] = False
             row["error"] = str(e)
         if best is not None and row["replay_ok"] and result.moves:
-            imp = improve_for(position, result.moves, FREECELL, best, cpu, max_seconds=BEST_MAX)
+            most = None if BEST_MAX is None else BEST_MAX - (time.process_time() - cpu0)
+            imp = improve_for(position, result.moves, FREECELL, best, cpu, max_seconds=most)
             row["best_cpu_seconds"] = time.process_time() - cpu0
             row["best_max_auto"] = imp.count
             row["best_turns"] = imp.turns
@@ -326,8 +327,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--best", type=float, default=None, metavar="SECONDS",
                         help="then shorten each solution for SECONDS (freecell.improve; CPU with --cpu)")
     parser.add_argument("--best-max", type=float, default=None, metavar="SECONDS",
-                        help="with --best: go on up to SECONDS on a deal whose solution is still over "
-                             "0.85 times the first's (freecell.improve.improve_for)")
+                        help="with --best: go on while a deal's solution is still over 0.85 times the "
+                             "first's, until the deal has taken SECONDS in all, first solution "
+                             "included (freecell.improve.improve_for)")
     parser.add_argument("--reference", type=Path, nargs="+", default=[], metavar="FILE",
                         help="published solutions to compare lengths with: deal:moves lines, two "
                              "characters a move (macroxue/freecell's solutions/block.N; never commit them)")

@@ -12,7 +12,9 @@ free, every other move one, a multi-card move one):
   met at an earlier level dropped), until a level holds a won state; never
   deeper than the shortest solution known less one;
 * the beam widens run after run (:data:`WIDTHS`): wider beams find shorter
-  solutions, and cost more;
+  solutions, and cost more; each width is run with each of the estimate's
+  weightings (:data:`WEIGHTS`) in turn, since a deal that one weighting leads
+  astray another often solves shorter;
 * each solution found then goes through the shortening pass
   (:func:`freecell.shorten.shorten`).
 
@@ -35,7 +37,8 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from functools import partial
+from typing import Any, NamedTuple
 
 from .counts import game_count, record_count
 from .engine import verify_solution
@@ -45,11 +48,23 @@ from .position import Position
 from .rules import FREECELL, Rules
 from .shorten import PASS_NODES, shorten
 
-# the beam's widths, run after run (the last one repeats no more: the search is then done)
+# the beam's widths, run after run (each with each of WEIGHTS; after the last, the search is done)
 WIDTHS = (40, 150, 500, 1500, 4000)
-# weights of the estimate: groups that must move, cards over a lower card, cards not home,
-# free cells in use, empty columns (a bonus)
-W_GROUPS, W_DISORDER, W_LEFT, W_CELLS, W_EMPTY = 6, 2, 1, 4, 3
+
+
+class Weights(NamedTuple):
+    """The estimate's weights: groups that must move, cards over a lower card, cards not home,
+    free cells in use, empty columns (a bonus)."""
+
+    groups: int
+    disorder: int
+    left: int
+    cells: int
+    empty: int
+
+
+# each width is run with each of these in turn
+WEIGHTS = (Weights(6, 2, 1, 4, 3), Weights(3, 2, 1, 4, 3))
 SHORTEN_NODES = PASS_NODES * 4
 # improve_for: good enough to stop at the first budget, as a share of the first solution's length
 ENOUGH = 0.85
@@ -62,11 +77,11 @@ RECORD, TURNS = "record", "turns"
 _State = tuple[Cols, bytes, bytes, Any, tuple[RawMove, ...]]
 
 
-def _blocks(col: bytes) -> int:
+def _blocks(col: bytes, w: Weights) -> int:
     """A column's share of the estimate: the groups of cards that must move, the cards over a lower card
     (weighted), less the bonus of an empty column."""
     if not col:
-        return -W_EMPTY
+        return -w.empty
     groups = 0
     disorder = 0
     low = [99, 99, 99, 99]  # the lowest rank of each suit beneath
@@ -88,7 +103,7 @@ def _blocks(col: bytes) -> int:
             lowest = r
         prev_must = must
         prev = c
-    return W_GROUPS * groups + W_DISORDER * disorder
+    return w.groups * groups + w.disorder * disorder
 
 
 def _pile(kind: int, index: int) -> Pile:
@@ -105,7 +120,8 @@ class Improver:
     """Shorter solutions of ``position`` than ``first`` (a solution of it), found in slices."""
 
     def __init__(self, position: Position, first: Sequence[Move], rules: Rules = FREECELL,
-                 widths: Sequence[int] = WIDTHS, unit: str = "record") -> None:
+                 widths: Sequence[int] = WIDTHS, unit: str = "record",
+                 weights: Sequence[Weights] = WEIGHTS) -> None:
         if unit not in (RECORD, TURNS):
             raise ValueError(f"unit must be {RECORD!r} or {TURNS!r}")
         self.unit = unit
@@ -121,13 +137,14 @@ class Improver:
         self.fewest = list(first)
         self.fewest_turns = self.turns
         self.widths = list(widths)
+        self.runs = [(width, w) for width in widths for w in weights]  # the beams, in order
         self.nodes = 0
         self.seconds = 0.0
         self.improvements = 0
         self.done = False
         self._gen = MoveGen(rules)
-        self._cost = Cache(_blocks)
-        self._run = -1  # index in widths of the beam under way
+        self._costs = {w: Cache(partial(_blocks, w=w)) for w in weights}
+        self._run = -1  # index in runs of the beam under way
         self._level: list[_State] = []
         self._at = 0  # the next state of the level to expand
         self._next: dict[bytes, tuple[int, _State]] = {}
@@ -173,7 +190,7 @@ class Improver:
         self._level = []
         self._at = 0
         self._depth = 0
-        if self._run >= len(self.widths) or self.count <= 1:
+        if self._run >= len(self.runs) or self.count <= 1:
             self.done = True
             return
         cols, cells, found = pack(self.position)
@@ -193,7 +210,7 @@ class Improver:
         bound = self.fewest_turns if self.unit == TURNS else self.count
         if not self._next or self._depth >= bound - 1:
             return False  # nothing left, or no shorter solution within the bound
-        width = self.widths[self._run]
+        width = self.runs[self._run][0]
         chosen = heapq.nsmallest(width, self._next.values(), key=lambda e: e[0])
         self._level = [s for _, s in chosen]
         self._at = 0
@@ -235,11 +252,12 @@ class Improver:
         seen = self._seen
         nxt = self._next
         depth = self._depth + 1
-        cost = self._cost.__getitem__
+        weights = self.runs[self._run][1]
+        cost = self._costs[weights].__getitem__
+        w_cells, w_left = weights.cells, weights.left
         auto = self._auto
         pfound = state[2]
         nexts = self._gen.home[pfound][2]
-        w_cells = W_CELLS
         turns = self.unit == TURNS
         for cols, cells, found, moves in self._gen.children(state[0], state[1], pfound):
             if turns:  # the safe auto-moves are played already; a move home is a child
@@ -256,7 +274,7 @@ class Improver:
             if seen.get(key, 999) <= depth:
                 continue
             seen[key] = depth
-            score = sum(map(cost, cols)) + w_cells * (len(cells) - cells.count(EMPTY)) - W_LEFT * sum(found)
+            score = sum(map(cost, cols)) + w_cells * (len(cells) - cells.count(EMPTY)) - w_left * sum(found)
             nxt[key] = (score, (cols, cells, found, state, moves))
         return None
 

@@ -11,7 +11,7 @@ import pytest
 
 from freecell.counts import game_count, record_count
 from freecell.engine import NotASolutionError, verify_solution
-from freecell.improve import Improver
+from freecell.improve import Improver, Weights
 from freecell.piles import FOUNDATION, Move
 from freecell.position import Position
 from freecell.rules import FREECELL
@@ -62,6 +62,22 @@ def test_never_longer_than_the_first() -> None:
         imp.run(max_nodes=50)
     assert record_count(imp.best) <= record_count(moves)
     assert imp.fewest_turns <= game_count(pos, moves, FREECELL)
+
+
+def test_a_second_weighting_finds_what_the_first_misses() -> None:
+    from freecell.improve import WEIGHTS
+
+    pos, moves = first(4721)
+
+    def shortest(weights: tuple[Weights, ...]) -> int:
+        imp = Improver(pos, moves, widths=(150,), weights=weights)
+        assert imp.runs == [(150, w) for w in weights]
+        while not imp.done:
+            imp.run(max_nodes=500)
+        verify_solution(pos, imp.best, FREECELL)
+        return imp.count
+
+    assert shortest(WEIGHTS) < shortest(WEIGHTS[:1])  # deal 4721: 38 moves against 40
 
 
 def test_a_variant_is_shortened_under_its_own_rules() -> None:
