@@ -136,7 +136,6 @@ class Improver:
         # auto-play sends cards home that the game's safe auto-move leaves, each a turn there
         self.fewest = list(first)
         self.fewest_turns = self.turns
-        self.widths = list(widths)
         self.runs = [(width, w) for width in widths for w in weights]  # the beams, in order
         self.nodes = 0
         self.seconds = 0.0
@@ -324,17 +323,20 @@ def improve_for(position: Position, first: Sequence[Move], rules: Rules = FREECE
                 enough: float = ENOUGH) -> Improver:
     """An :class:`Improver` run for ``seconds`` (of CPU time with ``cpu``) or until it is done.
 
-    With ``max_seconds``, it goes on up to that long while the best is still
-    more than ``enough`` times the first's length (a deal whose narrow beams
-    found nothing shorter yet: the wider ones do).
+    With ``max_seconds``, it goes on while the best is still more than
+    ``enough`` times the first's length (a deal whose narrow beams found
+    nothing shorter yet: the wider ones do), and while one more slice, as long
+    as the last, would end within ``max_seconds``.
     """
     now = clock(cpu)
     start = now()
     imp = Improver(position, first, rules)
     target = enough * record_count(first)
+    last = 0.0  # the last slice's time: the next one would end about that much later
     while not imp.done:
         spent = now() - start
-        if spent >= seconds and (max_seconds is None or spent >= max_seconds or imp.count <= target):
+        if spent >= seconds and (max_seconds is None or spent + last >= max_seconds or imp.count <= target):
             break
         imp.run(max_nodes=slice_nodes)
+        last = now() - start - spent
     return imp
