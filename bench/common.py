@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
@@ -54,10 +55,27 @@ def parse_deals(text: str) -> list[int]:
         if not part:
             continue
         lo, sep, hi = part.partition("-")
-        out.extend(range(int(lo), int(hi) + 1) if sep else [int(part)])
+        try:
+            out.extend(range(int(lo), int(hi) + 1) if sep else [int(part)])
+        except ValueError:
+            raise ValueError(f"not a deal list: {text!r} (N, A-B or a comma list of both)") from None
     if not out or any(n < 1 for n in out):
         raise ValueError(f"no deals in {text!r}")
     return out
+
+
+def deals_option(parser: argparse.ArgumentParser, text: str) -> list[int]:
+    """:func:`parse_deals` of a command line's ``--deals``; bad text is the parser's one-line error."""
+    try:
+        return parse_deals(text)
+    except ValueError as e:
+        parser.error(str(e))
+
+
+def json_option(parser: argparse.ArgumentParser, default: Path) -> None:
+    """The ``--json`` option: where a script writes its figures."""
+    parser.add_argument("--json", type=Path, default=default,
+                        help=f"where to write the figures (default {default.relative_to(ROOT)})")
 
 
 def deal_ranges(deals: Sequence[int]) -> str:

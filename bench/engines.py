@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 import build
-from bench.common import loadavg, parse_deals, results_file, write_json
+from bench.common import deals_option, loadavg, results_file, write_json
 from builder import browsers
 from freecell.position import Position
 from freecell.rules import FREECELL
@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=results_file("engines"))
     ap.add_argument("--dist", type=Path, help="serve this built site as it is (another build)")
     args = ap.parse_args(argv)
-    deals = parse_deals(args.deals)
+    deals = deals_option(ap, args.deals)
     names = [e for e in args.engines.split(",") if e]
     for name in names:
         reason = browsers.missing(name)

@@ -81,13 +81,12 @@ import datetime
 import os
 import platform
 import sys
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import sync_playwright
 
 import build
-from bench.common import ROOT, fmt, loadavg, parse_deals, results_file, run_and_report
+from bench.common import deals_option, fmt, json_option, loadavg, results_file, run_and_report
 from bench.hints_measure import BUDGET_S, SEARCH_DEAL, measure_cold, measure_deal, measure_input
 from bench.hints_page import (
     STEP_TIMEOUT_MS,
@@ -179,13 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=30, help="moves timed for input delay (default 30)")
     parser.add_argument("--cold", type=int, default=3,
                         help="cold page loads, on the first deals of the list (default 3)")
-    parser.add_argument("--json", type=Path, default=DEFAULT_JSON,
-                        help=f"where to write the figures (default {DEFAULT_JSON.relative_to(ROOT)})")
+    json_option(parser, DEFAULT_JSON)
     args = parser.parse_args(argv)
-    try:
-        deals = parse_deals(args.deals)
-    except ValueError as e:
-        parser.error(str(e))
+    deals = deals_option(parser, args.deals)
     if args.moves < 1 or args.cold < 0:
         parser.error("--moves must be at least 1, --cold at least 0")
     return run_and_report(lambda: run(deals, args.moves, args.cold), report_text, args.json)

@@ -93,7 +93,7 @@ from typing import Any, Literal
 from playwright.sync_api import sync_playwright
 
 import build
-from bench.common import ROOT, VIEWPORT, fmt, loadavg, results_file, run_and_report
+from bench.common import VIEWPORT, fmt, json_option, loadavg, results_file, run_and_report
 from bench.page_load import INIT_JS, TIMEOUT_MS, Load, Sample, measure_moves, signal
 from bench.page_report import fmt_bytes, medians, report
 from freecell.cards import card_text
@@ -247,8 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path,
                         help="another built site to measure beside (e.g. the last commit's)")
     parser.add_argument("--identity", action="store_true", help="send no precompressed .gz file")
-    parser.add_argument("--json", type=Path, default=DEFAULT_JSON,
-                        help=f"where to write the figures (default {DEFAULT_JSON.relative_to(ROOT)})")
+    json_option(parser, DEFAULT_JSON)
     args = parser.parse_args(argv)
     if args.runs < 1 or args.moves < 0:
         parser.error("--runs must be at least 1, --moves at least 0")

@@ -27,13 +27,12 @@ import argparse
 import datetime
 import statistics
 import sys
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import sync_playwright
 
 import build
-from bench.common import ROOT, loadavg, parse_deals, results_file, run_and_report
+from bench.common import deals_option, json_option, loadavg, results_file, run_and_report
 from bench.hints_page import (
     WORKER_TIMEOUT_MS,
     log,
@@ -138,13 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--deals", default="1-10", help="deals, e.g. 1-20 (default 1-10)")
     parser.add_argument("--window", type=float, default=30.0, help="seconds watched per deal (default 30)")
-    parser.add_argument("--json", type=Path, default=DEFAULT_JSON,
-                        help=f"where to write the figures (default {DEFAULT_JSON.relative_to(ROOT)})")
+    json_option(parser, DEFAULT_JSON)
     args = parser.parse_args(argv)
-    try:
-        deals = parse_deals(args.deals)
-    except ValueError as e:
-        parser.error(str(e))
+    deals = deals_option(parser, args.deals)
     if args.window <= 0:
         parser.error("--window must be positive")
     return run_and_report(lambda: run(deals, args.window), report_text, args.json)

@@ -90,6 +90,7 @@ from freecell.position import Position
 from freecell.rules import FREECELL
 from freecell.solver import SOLVED, Result, Solver
 
+from .common import json_option
 from .solver_data import (
     DEFAULT_BUDGET,
     DEFAULT_DEALS,
@@ -317,8 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, metavar="N",
                         help="worker processes, each solving one deal at a time (default 1: "
                              "everything in this one process)")
-    parser.add_argument("--json", type=Path, default=DEFAULT_JSON,
-                        help=f"where to write the figures (default {DEFAULT_JSON.relative_to(ROOT)})")
+    json_option(parser, DEFAULT_JSON)
     parser.add_argument("--cpu", action="store_true",
                         help="our budget is CPU time of one core, not wall time (for a busy machine)")
     parser.add_argument("--no-fc-solve", action="store_true", help="do not run fc-solve")
