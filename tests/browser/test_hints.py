@@ -203,11 +203,13 @@ MARKED_JS = """() => {
 }"""
 
 
-def read_marks(page: Any) -> dict[str, list[str]]:
+def read_marks(page: Any) -> dict[str, Any]:
+    """The hint's marks, and the hint bar's state read with them (in one evaluation, so the two agree)."""
     return page.evaluate(
         """() => {
              const sel = (s) => Array.from(document.querySelectorAll(s));
              return {
+               state: document.querySelector('[data-panel=hint]').dataset.state,
                from: sel('svg#table rect.pile[data-hint="from"]').map(e => e.getAttribute('data-pile')),
                to: sel('svg#table rect.pile[data-hint="to"]').map(e => e.getAttribute('data-pile')),
                fromCards: sel('svg#table g.card[data-hint="from"]').map(e => e.getAttribute('data-card')),
@@ -219,7 +221,7 @@ def read_marks(page: Any) -> dict[str, list[str]]:
     )
 
 
-def marked_move(pos: Position, marks: dict[str, list[str]]) -> Move:
+def marked_move(pos: Position, marks: dict[str, Any]) -> Move:
     """The move the marks show, checked against ``pos``: legal, and the marked cards are its cards."""
     assert len(marks["from"]) == 1 and len(marks["to"]) == 1, f"one pile each way: {marks}"
     assert marks["other"] == [], marks
@@ -434,12 +436,13 @@ def test_deal_11982_played_by_hints_is_proven_lost(fresh_page: Any, site: str) -
         state = expect_bar_state(page, "fallback|found|unsolvable", timeout=DEEP_TIMEOUT)
         if state == "unsolvable":
             break
-        # the bar and its marks, read together once both are drawn (once, in a fresh CI run on a
-        # loaded machine, the state was read a moment before the marks)
+        # the bar and its marks, read together once both are drawn: the proof may come between two
+        # reads and clear the marks (seen in fresh CI runs on a loaded machine)
         page.wait_for_function(MARKED_JS, timeout=STEP_TIMEOUT)
-        if bar.get_attribute("data-state") == "unsolvable":
+        marks = read_marks(page)
+        if marks["state"] == "unsolvable":
             break
-        marked_move(game.position, read_marks(page))
+        marked_move(game.position, marks)
         before = game.moves
         press_hint(page)  # the second press plays the move shown (unless the proof came just now)
         page.wait_for_function(
