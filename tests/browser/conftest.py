@@ -22,6 +22,10 @@
   apply (no request off the machine, no page error, no PyScript error box)
   to what happened during the test.  A test that must see a real boot or a
   reload uses ``fresh_page`` or ``open_context``.
+* the solver workers of all these pages do not shorten solutions in idle time
+  (``NO_SHORTENING_JS``: up to 3 s of CPU after each solution, which only the
+  tests marked ``shortening`` look at; they get a page of their own whose
+  worker shortens as a player's does).
 
 Playwright is a test requirement (requirements-dev.txt): without it these tests
 fail to import, on purpose, rather than being skipped without a word.
@@ -81,6 +85,29 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     return {**browser_context_args, "viewport": VIEWPORT, "locale": "en-GB", "service_workers": "block"}
 
 
+# The solver worker started without its shortening in idle time (``#shorten=0`` on its address, see
+# static/solver-worker.js): up to 3 s of CPU after each solution, which no test but those marked
+# ``shortening`` looks at (tests/browser/test_par.py), as the glides are looked at only where
+# marked ``motion``.
+NO_SHORTENING_JS = r"""
+(() => {
+  const Native = window.Worker;
+  if (!Native) return;
+  window.Worker = class extends Native {
+    constructor(url, opts) {
+      const text = String(url);
+      super(text.includes('solver-worker') && !text.includes('#') ? text + '#shorten=0' : url, opts);
+    }
+  };
+})();
+"""
+
+
+def shortening(request: pytest.FixtureRequest) -> bool:
+    """Whether a test's pages' solver workers shorten solutions in idle time (marked ``shortening``)."""
+    return request.node.get_closest_marker("shortening") is not None
+
+
 def motion(request: pytest.FixtureRequest) -> str:
     """The ``reduced_motion`` a test's pages have: ``reduce``, or ``no-preference`` if it is marked
     ``motion``.  The same moves, without the glides that Playwright's clicks would wait out (a card
@@ -123,6 +150,8 @@ def open_context(new_context: Callable[..., Any], request_log: RequestLog,
     def _open(**kwargs: Any) -> Any:
         kwargs.setdefault("reduced_motion", motion(request))
         ctx = new_context(**kwargs)
+        if not shortening(request):
+            ctx.add_init_script(NO_SHORTENING_JS)
         ctx.on("request", request_log.on_request)
         ctx.on("page", request_log.watch_page)
         # Nothing may leave the machine even when the check below fails the test.
@@ -190,6 +219,7 @@ def shared(browser: Any, browser_context_args: dict[str, Any], site: str) -> Ite
     out = Shared(context)
     context.on("request", out.on_request)
     context.route(lambda url: not is_local(url), lambda route: route.abort("blockedbyclient"))
+    context.add_init_script(NO_SHORTENING_JS)  # never marked "shortening": its tests get their own page
     context.add_init_script(RECORDER_JS)
     context.clock.install()  # a clock the tests can pause and run (it flows as usual till then)
 
@@ -238,7 +268,7 @@ def page(request: pytest.FixtureRequest, shared: Shared, request_log: RequestLog
     A test marked ``browser_context_args(...)`` (a locale, service workers)
     gets a fresh page of a context with those arguments instead.
     """
-    if request.node.get_closest_marker("browser_context_args") is not None:
+    if request.node.get_closest_marker("browser_context_args") is not None or shortening(request):
         yield open_context().new_page()
         return
     pg = shared.page

@@ -38,7 +38,7 @@ def test_the_early_table_is_the_table_python_draws(fresh_page: Any, site: str) -
     held: list[Any] = []
     page.route("**/vendor/pyscript/**", lambda route: held.append(route))
     page.reload(wait_until="commit")
-    page.wait_for_function("() => document.documentElement.dataset.early === 'drawn'", timeout=20_000)
+    page.wait_for_function("() => document.documentElement?.dataset.early === 'drawn'", timeout=20_000)
     assert page.evaluate("() => document.documentElement.dataset.state") == "loading"
     assert page.evaluate(PLACES_JS, "data-early") == python_places
     table = page.locator("svg#table")
@@ -61,12 +61,12 @@ def test_no_early_table_for_another_game_or_bad_data(fresh_page: Any, site: str)
     held: list[Any] = []
     page.route("**/vendor/pyscript/**", lambda route: held.append(route))
     page.goto(deal_url(site, 5), wait_until="commit")  # another deal than the one kept
-    page.wait_for_function("() => document.documentElement.dataset.early !== undefined")
+    page.wait_for_function("() => document.documentElement?.dataset.early !== undefined")
     assert page.evaluate("() => document.documentElement.dataset.early") == "none"
     for bad in ('{"v": 1, "w": 1e9}', "not json", '{"v":1,"cards":[["<img>",0,0,"face-AC"]]}'):
         page.evaluate("(t) => localStorage.setItem('freecell.drawn', t)", bad)
         page.goto(site, wait_until="commit")
-        page.wait_for_function("() => document.documentElement.dataset.early !== undefined")
+        page.wait_for_function("() => document.documentElement?.dataset.early !== undefined")
         assert page.evaluate("() => document.documentElement.dataset.early") == "none", bad
         assert page.locator("svg#table g#cards > *").count() == 0
     for route in held:
@@ -128,7 +128,7 @@ def test_a_first_visit_sees_a_deal_at_once_and_plays_that_deal(fresh_page: Any, 
     assert len(early_script) == 1
     early_script[0].continue_()
     page.unroute("**/static/early.js")
-    page.wait_for_function("() => document.documentElement.dataset.early !== undefined", timeout=20_000)
+    page.wait_for_function("() => document.documentElement?.dataset.early !== undefined", timeout=20_000)
     assert page.evaluate("() => document.documentElement.dataset.early") == "first"
     deal = int(page.evaluate("() => document.documentElement.dataset.firstDeal"))
     assert deal in FIRST_DEALS
@@ -163,12 +163,12 @@ def test_no_first_visit_deal_when_something_is_kept_or_asked(fresh_page: Any, si
     held: list[Any] = []
     page.route("**/vendor/pyscript/**", lambda route: held.append(route))
     page.goto(deal_url(site, 5), wait_until="commit")  # the address asks for a deal
-    page.wait_for_function("() => document.documentElement.dataset.early !== undefined")
+    page.wait_for_function("() => document.documentElement?.dataset.early !== undefined")
     marks = "() => [document.documentElement.dataset.early, document.documentElement.dataset.firstDeal]"
     assert page.evaluate(marks) == ["none", None]
     page.evaluate("() => localStorage.setItem('freecell.settings', '{}')")  # a visit before this one
     page.goto(site, wait_until="commit")
-    page.wait_for_function("() => document.documentElement.dataset.early !== undefined")
+    page.wait_for_function("() => document.documentElement?.dataset.early !== undefined")
     assert page.evaluate("() => document.documentElement.dataset.early") == "none"
     for route in held:
         route.continue_()
