@@ -35,8 +35,8 @@ from freecell.ui.progress import save_entries, save_format, saved_games
 from freecell.ui.progress.keyvalue import MemoryStorage
 from freecell.ui.progress.legacy import KEY_GAME, LEGACY_ID
 from freecell.ui.progress.save_failures import FailureNotice
-from freecell.ui.progress.save_format import CHUNK, PREFIX, parse_key, read_head
-from freecell.ui.progress.saved_games import KEY_TAB, LIMIT, KeyKind, SaveOutcome, SaveStore
+from freecell.ui.progress.save_format import CHUNK, KEY_TAB, PREFIX, parse_key, read_head
+from freecell.ui.progress.saved_games import LIMIT, KeyKind, SaveOutcome, SaveStore
 from freecell.ui.progress.stats import KEY_STATS
 
 

@@ -427,7 +427,7 @@ def test_switching_the_language_keeps_the_search_the_hint_and_finish() -> None:
     s.hint()
     bar = s.analysis.bar
     s.finishing = True
-    change = s.set_catalogue(catalogue("fr"))
+    change = s.preferences.set_catalogue(catalogue("fr"))
     assert change.texts and not change.effects
     assert s.analysis.bar == bar and s.finishing and s.analysis.asking == s.position
     assert hint_text(s.cat, bar).startswith("Une première idée")
@@ -435,23 +435,23 @@ def test_switching_the_language_keeps_the_search_the_hint_and_finish() -> None:
 
 def test_settings_apply_at_once_and_are_kept() -> None:
     s = session()
-    change = s.set_setting("auto-move", False)
+    change = s.preferences.set_setting("auto-move", False)
     assert ch.SaveSettings() in change.effects and s.game.auto_move is False
-    assert s.set_setting("auto-move", False).kind == "none"  # no change, nothing to do
-    look = s.set_setting("four-colour", True)
+    assert s.preferences.set_setting("auto-move", False).kind == "none"  # no change, nothing to do
+    look = s.preferences.set_setting("four-colour", True)
     assert look.kind == "settings" and look.redraw
-    lang = s.set_setting("language", "de")
+    lang = s.preferences.set_setting("language", "de")
     assert ch.LoadLanguage("de") in lang.effects
-    assert s.set_setting("language", "xx").kind == "none"
-    assert s.set_setting("tap", "smart").kind == "settings" and s.table.smart
-    off = s.set_setting("winnability", False)
+    assert s.preferences.set_setting("language", "xx").kind == "none"
+    assert s.preferences.set_setting("tap", "smart").kind == "settings" and s.table.smart
+    off = s.preferences.set_setting("winnability", False)
     assert rp.CancelSolver() in off.effects
 
 
 def test_the_timer_can_be_hidden_and_the_choice_is_kept() -> None:
     s = session()
     assert not time_item(s.cat, s.game, s.settings.flag("timer")).hidden  # on by default
-    change = s.set_setting("timer", False)
+    change = s.preferences.set_setting("timer", False)
     assert ch.SaveSettings() in change.effects and not change.redraw  # the status bar only
     assert time_item(s.cat, s.game, s.settings.flag("timer")).hidden
     assert load_settings(s.settings.to_json()) == (s.settings, False)  # kept with the settings
@@ -757,7 +757,7 @@ def test_the_message_line_is_said_again_in_another_language() -> None:
     line = change.message
     assert line is not None and line.text == "Deal 7" and line.again is not None
     assert line.again(catalogue("fr")) == catalogue("fr").t("deal.started", n=7) != line.text
-    switched = s.set_catalogue(catalogue("fr"))
+    switched = s.preferences.set_catalogue(catalogue("fr"))
     assert switched.texts and switched.message is None  # the page says the line on show anew
 
 

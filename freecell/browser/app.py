@@ -306,7 +306,7 @@ class Page:
     async def _load_language(self, lang: str | None) -> None:
         cat = await fetch_catalogue(lang or browser_language())
         if cat is not None:
-            self.apply(self.session.set_catalogue(cat))
+            self.apply(self.session.preferences.set_catalogue(cat))
 
     # --- the worker and the host ------------------------------------------------------
     def on_reply(self, pos: Position, reply: Reply) -> None:

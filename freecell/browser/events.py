@@ -116,8 +116,8 @@ class Events:
         b.on(self._reduce, "change", lambda _e: on_motion())
         b.observe_size(self.area, self.relayout)
         b.every(TICK_MS, on_tick)
-        self.settings_panel = SettingsPanel(b, lambda name, value: self.apply(self.session.set_setting(name,
-                                                                                                       value)))
+        self.settings_panel = SettingsPanel(
+            b, lambda name, value: self.apply(self.session.preferences.set_setting(name, value)))
 
     def unbind(self) -> None:
         self.cancel_press()

@@ -12,7 +12,7 @@ Every setting applies at once and keeps the game on the table; only the
 variant waits for the next deal (New deal, or Play in the Game tab).  The
 values a new game needs (variant, auto-move, cards back from the
 foundations, the tap) are read from the stored settings when it is dealt;
-the session applies the rest (:meth:`freecell.ui.session.session.Session.set_setting`);
+the session applies the rest (:meth:`freecell.ui.session.preferences.Preferences.set_setting`);
 this module only reads the controls and shows the settings on them.
 """
 

@@ -37,6 +37,10 @@ Everything read is checked (:func:`read_head`, :func:`split_chunk`) and
 every turn is replayed through the engine (:func:`replay_records`): the longest
 legal prefix is kept and the rest reported as damage.
 
+What a tab remembers of the game it plays (:class:`TabMemory`, format
+``freecell-tab``) is one JSON entry of the tab's own store, under
+:data:`KEY_TAB`.
+
 >>> parse_key("freecell.save.eightoff.617.ab12.0.3")
 SaveKey(variant='eightoff', deal=617, id='ab12', gen=0, chunk=3)
 >>> parse_key("freecell.game") is None
@@ -60,6 +64,7 @@ from ...position import BoardError, Position
 from ...rules import Rules
 from ...variants import VARIANTS
 from ..address.link import starts_at_deal
+from .keyvalue import StoredDataError
 
 PREFIX = "freecell.save."
 HEAD_FORMAT = "freecell-save"
@@ -75,6 +80,8 @@ _KEY = re.compile(r"freecell\.save\.([0-9a-z]{1,16})\.([0-9]{1,10}|board)\.([0-9
 _RECORD = re.compile(r"[urs]|[0-9a-ih+x]{2,2000}")
 UNDO, REDO, RESTART = "u", "r", "s"
 NO_VARIANT = "rules"  # the key's variant part for a game of rules but no variant (older saves)
+KEY_TAB = "freecell.tab"  # in the tab's own store: the game this tab plays
+TAB_FORMAT = "freecell-tab"
 
 _HEAD_FIELDS = frozenset({"format", "version", "id", "variant", "deal", "board", "rules", "auto_move", "gen",
                           "n", "rev", "by", "moves", "redo", "home", "won", "elapsed", "played", "watched"})
@@ -399,3 +406,34 @@ def new_head(game_id: str, game: Game) -> Head:
     board = None if starts_at_deal(game) else game.start.to_text()
     return Head(game_id, variant, game.deal, board, game.rules, game.auto_move)
 
+
+@dataclass(frozen=True, slots=True)
+class TabMemory:
+    """What a tab remembers of its game: the id, and the start (to deal it again if it was not saved)."""
+
+    id: str
+    variant: str | None
+    deal: int | None
+    board: str | None
+
+    def to_json(self) -> str:
+        data: dict[str, object] = {"format": TAB_FORMAT, "version": 1, "id": self.id, "variant": self.variant}
+        if self.deal is not None:
+            data["deal"] = self.deal
+        if self.board is not None:
+            data["board"] = self.board
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: object) -> TabMemory:
+        """:class:`StoredDataError` unless ``text`` is exactly a tab's memory."""
+        data = safejson.load_record(text, TAB_FORMAT, 12_000, "the tab's memory", StoredDataError, 1)
+        game_id, variant = data.get("id"), data.get("variant")
+        deal, board = data.get("deal"), data.get("board")
+        if set(data) - {"format", "version", "id", "variant", "deal", "board"} \
+                or not isinstance(game_id, str) or not ID_SHAPE.fullmatch(game_id) \
+                or not (variant is None or (isinstance(variant, str) and variant in VARIANTS)) \
+                or not (deal is None or (type(deal) is int and 0 < deal < 2**33)) \
+                or not (board is None or isinstance(board, str)) or (deal is None and board is None):
+            raise StoredDataError("the tab's memory is wrong")
+        return cls(game_id, variant, deal, board)

@@ -49,13 +49,11 @@ How entries are written, listed and removed is :mod:`freecell.ui.progress.save_e
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from ... import safejson
 from ...game import Game
 from ...position import BoardError, Position
 from ...rules import FREECELL
@@ -77,8 +75,10 @@ from .save_entries import (
 from .save_format import (
     CHUNK,
     ID_SHAPE,
+    KEY_TAB,
     Head,
     SaveFormatError,
+    TabMemory,
     new_head,
     parse_key,
     read_head,
@@ -91,7 +91,6 @@ from .stats import KEY_STATS
 
 __all__ = [
     "KEEP_FINISHED",
-    "KEY_TAB",
     "LIMIT",
     "KeyKind",
     "Left",
@@ -101,11 +100,8 @@ __all__ = [
     "SaveStore",
     "StorageChange",
     "Summary",
-    "TabMemory",
 ]
 
-KEY_TAB = "freecell.tab"  # in the tab's own store: the game this tab plays
-TAB_FORMAT = "freecell-tab"
 COMPACT_SLACK = 256  # records beyond twice the history that make a load write it anew
 COMPACT_AT = 100_000  # records that make a save write the history anew (far below save_format.MAX_RECORDS)
 
@@ -149,38 +145,6 @@ class StorageChange:
     id: str | None = None  # the game whose entry changed
     ours: bool = False  # it is the game on this tab
     conflict: bool = False  # another tab wrote it: this tab must not save over it
-
-
-@dataclass(frozen=True, slots=True)
-class TabMemory:
-    """What a tab remembers of its game: the id, and the start (to deal it again if it was not saved)."""
-
-    id: str
-    variant: str | None
-    deal: int | None
-    board: str | None
-
-    def to_json(self) -> str:
-        data: dict[str, object] = {"format": TAB_FORMAT, "version": 1, "id": self.id, "variant": self.variant}
-        if self.deal is not None:
-            data["deal"] = self.deal
-        if self.board is not None:
-            data["board"] = self.board
-        return json.dumps(data, separators=(",", ":"))
-
-    @classmethod
-    def from_json(cls, text: object) -> TabMemory:
-        """:class:`StoredDataError` unless ``text`` is exactly a tab's memory."""
-        data = safejson.load_record(text, TAB_FORMAT, 12_000, "the tab's memory", StoredDataError, 1)
-        game_id, variant = data.get("id"), data.get("variant")
-        deal, board = data.get("deal"), data.get("board")
-        if set(data) - {"format", "version", "id", "variant", "deal", "board"} \
-                or not isinstance(game_id, str) or not ID_SHAPE.fullmatch(game_id) \
-                or not (variant is None or (isinstance(variant, str) and variant in VARIANTS)) \
-                or not (deal is None or (type(deal) is int and 0 < deal < 2**33)) \
-                or not (board is None or isinstance(board, str)) or (deal is None and board is None):
-            raise StoredDataError("the tab's memory is wrong")
-        return cls(game_id, variant, deal, board)
 
 
 @dataclass(frozen=True, slots=True)

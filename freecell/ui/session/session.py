@@ -6,7 +6,7 @@ progress (the games kept, the statistics: :mod:`freecell.ui.progress`) and
 the panel on show.  Each intent returns one frozen
 :class:`~freecell.ui.session.change.Change` for the page to apply; the page
 renders by reading the session, whose words come from :mod:`freecell.ui.text`.
-It is composed of three controllers, each with its own state and intents:
+It is composed of four controllers, each with its own state and intents:
 
 - ``session.opening`` (:mod:`.opening`): the page's start, New deal, a deal
   by number, Replay, a kept game; each puts its game on the table with
@@ -14,7 +14,9 @@ It is composed of three controllers, each with its own state and intents:
 - ``session.watch`` (:mod:`.watch`): the solution played back, each step a
   turn (:meth:`Session.after_turn`); any intent of the player stops it first;
 - ``session.keeping`` (:mod:`.keeping`): what the page's writes gave, other
-  tabs, the notice line, the game as a link.
+  tabs, the notice line, the game as a link;
+- ``session.preferences`` (:mod:`.preferences`): a setting or the language
+  changed.
 
 No DOM here: all of it is tested in CPython (``tests/test_session.py``).
 """
@@ -35,7 +37,7 @@ from ..analysis.playback import Par, ParState
 from ..analysis.replies import DIFFICULTIES, Reply, SolverReply, Verdict
 from ..progress.keyvalue import MemoryStorage
 from ..progress.progress import Progress
-from ..progress.settings import CHOICE_SETTINGS, FLAG_SETTINGS, Settings
+from ..progress.settings import Settings
 from ..table.focus import Action, Target, activate
 from ..table.table import Outcome, OutcomeKind, Selection, TableState
 from ..text import sentences as say
@@ -46,10 +48,9 @@ from . import change as ch
 from .change import CLEAR, Change, ChangeKind, MessageLine, Panel, SaveGame
 from .keeping import Keeping
 from .opening import Opening
+from .preferences import Preferences
 from .watch import Watch, player_intent
 
-# Settings that change only how the table looks: the page draws again.
-LOOK_SETTINGS = ("four-colour", "large-cards", "left-handed", "speed", "theme")
 FINISH_STEP_MS = 140  # between two cards going home by Finish
 
 
@@ -76,6 +77,7 @@ class Session:
         self.watch = Watch(self)
         self.opening = Opening(self)
         self.keeping = Keeping(self)
+        self.preferences = Preferences(self)
 
     # --- reading ------------------------------------------------------------
     @property
@@ -223,7 +225,7 @@ class Session:
                                   again=lambda cat: say.deal_started(cat, deal))
         else:
             message = CLEAR
-        effects += self._analyse()
+        effects += self.analyse()
         ended = self._ended(effects)
         stuck = ended if ended is not None and self.panel is Panel.STUCK else ""  # a game won says nothing
         words = say.joined(message.text, stuck)
@@ -246,7 +248,7 @@ class Session:
             frames.append(pos)
         effects: list[ch.Effect] = [ch.TellHost(e) for e in self.progress.turn_played(self.game)]
         effects.append(SaveGame())
-        effects += self._analyse(finishing=finishing)
+        effects += self.analyse(finishing=finishing)
         move_words = "" if finishing else turn_sentence(self.cat, turn, after_move)
         self.panel = None
         words = self._ended(effects)
@@ -276,9 +278,9 @@ class Session:
             return None
         self.panel = None
         return Change(kind=ChangeKind.UNDONE, frames=(turn.after, turn.before), redraw=True,
-                      game_changed=True, effects=(SaveGame(), *self._analyse()))
+                      game_changed=True, effects=(SaveGame(), *self.analyse()))
 
-    def _analyse(self, finishing: bool = False) -> list[ch.Effect]:
+    def analyse(self, finishing: bool = False) -> list[ch.Effect]:
         """The table shows another position: what the solver is asked (and Finish stops, but for its own)."""
         if not finishing:
             self.finishing = False
@@ -325,7 +327,7 @@ class Session:
         self.panel = None
         text = say.back_to_winnable(self.cat)
         return Change(kind=ChangeKind.JUMPED, redraw=True, game_changed=True, message=MessageLine(text),
-                      announce=text, effects=(SaveGame(), *self._analyse()))
+                      announce=text, effects=(SaveGame(), *self.analyse()))
 
     # --- hints and the solver -----------------------------------------------------------------
     @player_intent
@@ -404,42 +406,6 @@ class Session:
             self.finishing = False
             return change
         return replace(change, effects=(*change.effects, ch.FinishNext(FINISH_STEP_MS)))
-
-    # --- settings and language ---------------------------------------------------------
-    def set_setting(self, name: str, value: bool | str | None) -> Change:
-        """A control of the settings panel changed: it applies at once and is kept."""
-        old = self.settings
-        if name in FLAG_SETTINGS and isinstance(value, bool):
-            new = old.with_flag(name, value)
-        elif name in CHOICE_SETTINGS and (value is None or isinstance(value, str)):
-            new = old.with_choice(name, value or None)
-        else:
-            return Change()
-        if new == old:
-            return Change()
-        self.settings = new
-        effects: list[ch.Effect] = [ch.SaveSettings()]
-        if name == "winnability":
-            self.analysis.set_winnability(new.flag(name))
-            effects += self._analyse()
-        elif name == "auto-move":
-            self.game.auto_move = new.flag(name)
-        elif name == "tap":
-            self.table.smart = new.choice(name) == "smart"
-        elif name == "foundation-return":
-            self.game.allow_foundation_return(new.flag(name))
-            self.analysis.rules_changed(self.game.rules)
-            effects += self._analyse()
-        elif name == "language":
-            effects.append(ch.LoadLanguage(new.choice(name)))
-        return Change(kind=ChangeKind.SETTINGS, redraw=name in LOOK_SETTINGS, effects=tuple(effects))
-
-    def set_catalogue(self, cat: Catalogue) -> Change:
-        """The language changed: every text again (the search, the hint and Finish go on)."""
-        if cat.lang == self.cat.lang:
-            return Change()
-        self.cat = cat
-        return Change(kind=ChangeKind.TEXTS, texts=True, redraw=True)  # the message line says itself anew
 
     # --- panels ---------------------------------------------------------------------
     def open_panel(self, name: str) -> Change:
