@@ -15,6 +15,11 @@ free, every other move one, a multi-card move one):
   solutions, and cost more; each width is run with each of the estimate's
   weightings (:data:`WEIGHTS`) in turn, since a deal that one weighting leads
   astray another often solves shorter;
+* from :data:`CUT_FROM` on, each width is also run from points along the
+  best solution (after :data:`CUT_STEP`, 2 x :data:`CUT_STEP`... of its
+  moves), that solution's moves up to there kept: a beam from a later
+  position has fewer levels to fill, so it finds a shorter rest of the game
+  that the beam from the start lost on the way;
 * each solution found then goes through the shortening pass
   (:func:`freecell.shorten.shorten`).
 
@@ -26,10 +31,12 @@ does a bounded amount of work (nodes or seconds) and returns; the next call
 goes on where it stopped; dropping the object cancels it, the best so far
 staying valid.
 
-The estimate of a state (lower is better): the groups of cards that must
-still move (a card over a lower card of its own suit cannot go home before
-it moves; a run of such cards moves as one), the cards lying over any lower
-card, the cards not home, the free cells in use and the empty columns.
+The estimate of a state (lower is better), weighted (:class:`Weights`): the
+groups of cards that must still move (a card over a lower card of its own
+suit cannot go home before it moves; a run of such cards moves as one), the
+cards lying over any lower card, the cards not home, the free cells in use,
+the empty columns, and the cards not yet in order (beneath the run that
+ends each column).
 """
 
 from __future__ import annotations
@@ -40,8 +47,8 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, NamedTuple
 
-from .counts import game_count, record_count
-from .engine import verify_solution
+from .counts import game_count, goes_home_by_itself, record_count
+from .engine import apply_move, verify_solution
 from .packed import CELL_HOME, COLUMN_HOME, EMPTY, SEP, WON, Cache, Cols, MoveGen, RawMove, pack
 from .piles import COLUMN, FOUNDATION, HOME, Move, Pile, cell, column, foundation
 from .position import Position
@@ -50,24 +57,48 @@ from .shorten import PASS_NODES, shorten
 
 # the beam's widths, run after run (each with each of WEIGHTS; after the last, the search is done)
 WIDTHS = (40, 150, 500, 1500, 4000)
+# the widths from which a beam also runs from points along the best solution, every CUT_STEP moves
+CUT_FROM, CUT_STEP, MAX_CUT = 150, 5, 60
 
 
 class Weights(NamedTuple):
     """The estimate's weights: groups that must move, cards over a lower card, cards not home,
-    free cells in use, empty columns (a bonus)."""
+    free cells in use, empty columns (a bonus), cards not in order."""
 
     groups: int
     disorder: int
     left: int
     cells: int
     empty: int
+    unsorted: int = 0
 
 
-# each width is run with each of these in turn
-WEIGHTS = (Weights(6, 2, 1, 4, 3), Weights(3, 2, 1, 4, 3))
+# each width is run with each of these in turn: the groups that must move first, then less so, then
+# only what is not in order yet (each finds short solutions where the others go astray)
+WEIGHTS = (Weights(6, 2, 1, 4, 3), Weights(3, 2, 1, 4, 3), Weights(0, 0, 1, 1, 0, 1))
+
+
+class Run(NamedTuple):
+    """One beam: its width, its weighting, and after how many moves of the best solution it starts."""
+
+    width: int
+    weights: Weights
+    cut: int = 0
+
+
+def schedule(widths: Sequence[int], weights: Sequence[Weights], cuts: bool = True) -> list[Run]:
+    """The beams in the order they run: each width from the start, then from points along the best
+    (unless not ``cuts``)."""
+    runs = []
+    for width in widths:
+        runs += [Run(width, w) for w in weights]
+        if cuts and width >= CUT_FROM:
+            runs += [Run(width, w, cut) for cut in range(CUT_STEP, MAX_CUT, CUT_STEP) for w in weights]
+    return runs
 SHORTEN_NODES = PASS_NODES * 4
-# improve_for: good enough to stop at the first budget, as a share of the first solution's length
-ENOUGH = 0.85
+# improve_for: short enough to stop at the first budget: a share of the first solution's length,
+# and moves over the groups of cards that must move at the start
+ENOUGH, SLACK = 0.85, 18
 # what the beam counts: player moves with maximum auto-play (the record's unit), or the game's
 # turns (moves with the game's safe auto-move, a move home the player makes counting one)
 RECORD, TURNS = "record", "turns"
@@ -82,6 +113,10 @@ def _blocks(col: bytes, w: Weights) -> int:
     (weighted), less the bonus of an empty column."""
     if not col:
         return -w.empty
+    unsorted = len(col) - 1  # the cards beneath the run that ends the column
+    while unsorted and col[unsorted - 1] >> 2 == (col[unsorted] >> 2) + 1 \
+            and ((col[unsorted - 1] & 3) in (1, 2)) != ((col[unsorted] & 3) in (1, 2)):
+        unsorted -= 1
     groups = 0
     disorder = 0
     low = [99, 99, 99, 99]  # the lowest rank of each suit beneath
@@ -103,7 +138,12 @@ def _blocks(col: bytes, w: Weights) -> int:
             lowest = r
         prev_must = must
         prev = c
-    return w.groups * groups + w.disorder * disorder
+    return w.groups * groups + w.disorder * disorder + w.unsorted * unsorted
+
+
+def groups_to_move(position: Position) -> int:
+    """The groups of cards that must move before they can go home, in a position's columns."""
+    return sum(_blocks(col, Weights(1, 0, 0, 0, 0)) for col in pack(position)[0])
 
 
 def _pile(kind: int, index: int) -> Pile:
@@ -121,7 +161,7 @@ class Improver:
 
     def __init__(self, position: Position, first: Sequence[Move], rules: Rules = FREECELL,
                  widths: Sequence[int] = WIDTHS, unit: str = "record",
-                 weights: Sequence[Weights] = WEIGHTS) -> None:
+                 weights: Sequence[Weights] = WEIGHTS, cuts: bool = True) -> None:
         if unit not in (RECORD, TURNS):
             raise ValueError(f"unit must be {RECORD!r} or {TURNS!r}")
         self.unit = unit
@@ -136,10 +176,11 @@ class Improver:
         # auto-play sends cards home that the game's safe auto-move leaves, each a turn there
         self.fewest = list(first)
         self.fewest_turns = self.turns
-        self.runs = [(width, w) for width in widths for w in weights]  # the beams, in order
+        self.runs = schedule(widths, weights, cuts)  # the beams, in order
         self.nodes = 0
         self.seconds = 0.0
         self.improvements = 0
+        self.found_by: list[Run] = []  # the beam that found each shorter solution (in the unit searched)
         self.done = False
         self._gen = MoveGen(rules)
         self._costs = {w: Cache(partial(_blocks, w=w)) for w in weights}
@@ -149,6 +190,8 @@ class Improver:
         self._next: dict[bytes, tuple[int, _State]] = {}
         self._seen: dict[bytes, int] = {}
         self._depth = 0
+        self._prefix: list[Move] = []  # the best's moves the beam under way starts after
+        self._less = 0  # and their count
         self._improve(list(first))  # the shortening pass on the first, once
         self._start_run()
 
@@ -182,34 +225,60 @@ class Improver:
         return better
 
     def _start_run(self) -> None:
-        """The next, wider beam from the start (or done, when the widths are spent)."""
-        self._run += 1
+        """The next beam (or done, when the runs are spent)."""
         self._seen = {}
         self._next = {}
         self._level = []
         self._at = 0
         self._depth = 0
-        if self._run >= len(self.runs) or self.count <= 1:
-            self.done = True
-            return
-        cols, cells, found = pack(self.position)
-        if self.unit == TURNS:
-            cols, cells, found, moves = self._gen.auto(cols, cells, found, ())
-            root: _State = (cols, cells, found, None, moves)
-        else:
-            root = self._auto(cols, cells, found, (), None)
-        if root[2] == WON:  # nothing to improve: every card goes home by itself
-            self.done = True
-            return
-        self._level = [root]
+        while True:
+            self._run += 1
+            if self._run >= len(self.runs) or self.count <= 1:
+                self.done = True
+                return
+            cut = self._cut(self.runs[self._run].cut)
+            if cut is None:
+                continue  # the best solution is too short to start this far along it
+            self._prefix, pos = cut
+            if self.unit == TURNS:
+                self._less = game_count(self.position, self._prefix, self.rules)
+                cols, cells, found, moves = self._gen.auto(*pack(pos), ())
+                root: _State = (cols, cells, found, None, moves)
+            else:
+                self._less = record_count(self._prefix)
+                root = self._auto(*pack(pos), (), None)
+            if root[2] != WON:  # else nothing to improve: every card goes home by itself
+                self._level = [root]
+                return
+
+    def _cut(self, cut: int) -> tuple[list[Move], Position] | None:
+        """The moves of the best solution (in the unit searched) up to ``cut`` of them and the
+        position they reach, the moves that cost nothing after them included; ``None`` if no
+        move of the best would be left after them (no move at all for ``cut`` 0)."""
+        if not cut:
+            return [], self.position
+        line = self.fewest if self.unit == TURNS else self.best
+        pos = self.position
+        i = 0
+        for n in range(cut + 1):
+            if n:
+                pos = apply_move(pos, line[i])
+                i += 1
+            while i < len(line) and (goes_home_by_itself(pos, line[i], self.rules) if self.unit == TURNS
+                                     else line[i].dst.kind == FOUNDATION):
+                pos = apply_move(pos, line[i])
+                i += 1
+            if i >= len(line):
+                return None
+        return line[:i], pos
 
     def _next_level(self) -> bool:
         """The best of the children for the next level; ``False`` when the run is over."""
         self._depth += 1
-        bound = self.fewest_turns if self.unit == TURNS else self.count
+        bound = (self.fewest_turns if self.unit == TURNS else self.count) - self._less
         if not self._next or self._depth >= bound - 1:
             return False  # nothing left, or no shorter solution within the bound
-        width = self.runs[self._run][0]
+        width = self.runs[self._run].width
         chosen = heapq.nsmallest(width, self._next.values(), key=lambda e: e[0])
         self._level = [s for _, s in chosen]
         self._at = 0
@@ -251,7 +320,7 @@ class Improver:
         seen = self._seen
         nxt = self._next
         depth = self._depth + 1
-        weights = self.runs[self._run][1]
+        weights = self.runs[self._run].weights
         cost = self._costs[weights].__getitem__
         w_cells, w_left = weights.cells, weights.left
         auto = self._auto
@@ -287,7 +356,11 @@ class Improver:
         return to_moves([m for chunk in reversed(chunks) for m in chunk])
 
     def _found(self, state: _State) -> bool:
-        return self._improve(self._path(state))
+        before = self.fewest_turns if self.unit == TURNS else self.count
+        better = self._improve(self._prefix + self._path(state))
+        if (self.fewest_turns if self.unit == TURNS else self.count) < before:
+            self.found_by.append(self.runs[self._run])
+        return better
 
     def _improve(self, moves: list[Move]) -> bool:
         """Keep ``moves`` (or their shortened form) if shorter than the best and a solution.
@@ -320,22 +393,25 @@ def clock(cpu: bool) -> Callable[[], float]:
 
 def improve_for(position: Position, first: Sequence[Move], rules: Rules = FREECELL, seconds: float = 1.0,
                 cpu: bool = False, slice_nodes: int = 200, max_seconds: float | None = None,
-                enough: float = ENOUGH) -> Improver:
+                enough: float = ENOUGH, slack: int = SLACK) -> Improver:
     """An :class:`Improver` run for ``seconds`` (of CPU time with ``cpu``) or until it is done.
 
-    With ``max_seconds``, it goes on while the best is still more than
+    With ``max_seconds``, it goes on while the best is still long: more than
     ``enough`` times the first's length (a deal whose narrow beams found
-    nothing shorter yet: the wider ones do), and while one more slice, as long
-    as the last, would end within ``max_seconds``.
+    nothing shorter yet: the wider ones do), or more than ``slack`` moves over
+    the groups of cards that must move at the start (:func:`groups_to_move`: a
+    deal with little to undo whose solution is still long); and while two
+    more slices, as long as the last, would end within ``max_seconds``.
     """
     now = clock(cpu)
     start = now()
     imp = Improver(position, first, rules)
-    target = enough * record_count(first)
-    last = 0.0  # the last slice's time: the next one would end about that much later
+    target = min(enough * record_count(first), groups_to_move(position) + slack)
+    last = 0.0  # the last slice's time
     while not imp.done:
         spent = now() - start
-        if spent >= seconds and (max_seconds is None or spent + last >= max_seconds or imp.count <= target):
+        long = max_seconds is not None and spent + 2 * last < max_seconds and imp.count > target
+        if spent >= seconds and not long:
             break
         imp.run(max_nodes=slice_nodes)
         last = now() - start - spent

@@ -64,20 +64,54 @@ def test_never_longer_than_the_first() -> None:
     assert imp.fewest_turns <= game_count(pos, moves, FREECELL)
 
 
+def shortest(n: int, weights: tuple[Weights, ...] | None = None, cuts: bool = True) -> Improver:
+    """Deal ``n``'s first solution shortened by beams 150 wide, to the end of the runs."""
+    from freecell.improve import WEIGHTS
+
+    pos, moves = first(n)
+    imp = Improver(pos, moves, widths=(150,), weights=WEIGHTS if weights is None else weights, cuts=cuts)
+    while not imp.done:
+        imp.run(max_nodes=500)
+    verify_solution(pos, imp.best, FREECELL)
+    return imp
+
+
 def test_a_second_weighting_finds_what_the_first_misses() -> None:
     from freecell.improve import WEIGHTS
 
-    pos, moves = first(4721)
+    one = shortest(4721, WEIGHTS[:1], cuts=False)
+    two = shortest(4721, WEIGHTS[:2], cuts=False)
+    assert [r for r in two.runs] == [(150, w, 0) for w in WEIGHTS[:2]]
+    assert two.count < one.count  # deal 4721: 38 moves against 40
 
-    def shortest(weights: tuple[Weights, ...]) -> int:
-        imp = Improver(pos, moves, widths=(150,), weights=weights)
-        assert imp.runs == [(150, w) for w in weights]
-        while not imp.done:
-            imp.run(max_nodes=500)
-        verify_solution(pos, imp.best, FREECELL)
-        return imp.count
 
-    assert shortest(WEIGHTS) < shortest(WEIGHTS[:1])  # deal 4721: 38 moves against 40
+def test_the_weighting_of_cards_out_of_order_finds_what_the_others_miss() -> None:
+    from freecell.improve import WEIGHTS
+
+    others = shortest(29, WEIGHTS[:2], cuts=False)
+    every = shortest(29, cuts=False)
+    assert every.count < others.count
+    assert [r.weights for r in every.found_by] == [WEIGHTS[2]]  # deal 29: only that weighting does
+
+
+def test_a_beam_from_a_point_along_the_best_finds_a_shorter_rest() -> None:
+    from freecell.improve import CUT_STEP
+
+    _, moves = first(9)
+    from_start = shortest(9, cuts=False)
+    along = shortest(9)
+    assert along.count < from_start.count == record_count(moves)  # deal 9: the start's beams find nothing
+    assert along.found_by and all(r.cut and r.cut % CUT_STEP == 0 for r in along.found_by)
+
+
+def test_the_game_turns_unit_also_starts_along_the_best() -> None:
+    pos, moves = first(2)
+    imp = Improver(pos, moves, widths=(150,), unit="turns")
+    while not imp.done:
+        imp.run(max_nodes=500)
+    assert any(r.cut for r in imp.found_by)  # deal 2: 33 turns, then 32 from after the fifth
+    verify_solution(pos, imp.fewest, FREECELL)
+    assert imp.fewest_turns == game_count(pos, imp.fewest, FREECELL) < game_count(pos, moves, FREECELL)
 
 
 def test_a_variant_is_shortened_under_its_own_rules() -> None:
