@@ -34,7 +34,13 @@ What it measures:
    fresh profile (the engines take turns): the time from the navigation's
    start to ``<html data-state=ready>`` (on the page's clock, recorded by
    ``builder/page_hook.js``), how the page booted, and whether any snapshot
-   was fetched before it was ready (it must not be).
+   was fetched before it was ready (it must not be).  Beside each, the
+   reference: a first visit, in a fresh profile too, of a page of the same
+   site that does nothing but ``loadPyodide()`` as the game's first visit
+   calls it (the vendored Pyodide, the byte-compiled standard library, the
+   lock file inline) and runs ``1 + 1``: the engine's own floor.  So the
+   WebKit / Chromium ratio of the game can be read against the same ratio
+   for Pyodide alone.
 
 The report gives nodes/s per search and engine, the ratios engine / CPython
 and WebKit / Chromium, and writes everything to ``bench/results/engines.json``
@@ -46,6 +52,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import json
 import statistics
 import sys
 import tempfile
@@ -56,11 +63,24 @@ from typing import Any
 import build
 from bench.common import deals_option, loadavg, results_file, write_json
 from builder import browsers
+from builder.npm import lockfile
 from freecell.position import Position
 from freecell.rules import FREECELL
 from freecell.solver import Solver
 
 BLANK = "static/README.txt"  # a page of the site that runs nothing
+# --first-visit's reference: Pyodide alone, loaded as the game's first visit loads it (no snapshot)
+BARE_HTML = """<!doctype html><html><head><meta charset="utf-8"><title>bare</title>
+<script src="./HOOK"></script><script type="module" src="./bare.mjs"></script></head>
+<body><p>loadPyodide()</p></body></html>
+"""
+BARE_MJS = """import { loadPyodide } from "./vendor/pyodide/pyodide.mjs";
+const pyodide = await loadPyodide({ indexURL: new URL("./vendor/pyodide/", location.href).href,
+  stdLibURL: new URL("./vendor/pyodide/python_stdlib.pyc.zip", location.href).href,
+  lockFileContents: LOCKFILE });
+pyodide.runPython("1 + 1");
+window.__bareReady = performance.now();
+"""
 
 # Start the solver worker from a blank page of the site; record its messages.
 START_WORKER_JS = """
@@ -146,8 +166,15 @@ def proof_time(tab: browsers.Page, url: str) -> float | None:
     return (float(t1) - float(t0)) / 1000
 
 
+def add_bare_page(site: Path) -> None:
+    """The reference page of ``--first-visit`` (``bare.html``), in the served copy of the site."""
+    (site / "bare.html").write_text(BARE_HTML.replace("HOOK", browsers.HOOK_URL))
+    (site / "bare.mjs").write_text(BARE_MJS.replace("LOCKFILE", json.dumps(lockfile())))
+
+
 def first_visits(names: list[str], url: str, count: int) -> dict[str, list[dict[str, Any]]]:
-    """``count`` first visits per engine, each in a fresh profile, the engines in turn."""
+    """``count`` first visits per engine, each in a fresh profile, the engines in turn, each beside
+    a first visit of the bare page (``bare``: ms from the navigation's start to loadPyodide's end)."""
     out: dict[str, list[dict[str, Any]]] = {name: [] for name in names}
     for k in range(count):
         for name in names[k % len(names):] + names[:k % len(names)]:
@@ -157,7 +184,13 @@ def first_visits(names: list[str], url: str, count: int) -> dict[str, list[dict[
                                 " boot: document.documentElement.dataset.boot, snapshots: performance"
                                 ".getEntriesByType('resource').filter((e) => e.name.includes('/snapshots/')"
                                 " && e.startTime < window.__hook.readyAt).length}", timeout=300, what="ready")
-                out[name].append(seen)
+            with browsers.open_engine(name) as tab:
+                tab.goto(url + "bare.html")
+                seen["bare"] = tab.wait("() => window.__bareReady || (window.__hook.console.length"
+                                        " && window.__hook.console)", timeout=300, what="bare Pyodide")
+                if not isinstance(seen["bare"], (int, float)):
+                    raise RuntimeError(f"{name}: the bare page failed: {seen['bare']}")
+            out[name].append(seen)
     return out
 
 
@@ -179,14 +212,18 @@ def print_boots(info: dict[str, Any], visits: dict[str, list[dict[str, Any]]],
               f"{extra['trampoline']} trampoline")
     for name, seen in visits.items():
         ready = statistics.median(v["ready"] for v in seen)
+        bare = statistics.median(v["bare"] for v in seen)
         boots = sorted({v["boot"] for v in seen})
         early = sum(v["snapshots"] for v in seen)
         print(f"{name}: first visit ready {ready:.0f} ms (median of {len(seen)}), booted from {boots}, "
-              f"{early} snapshot fetches before ready")
+              f"{early} snapshot fetches before ready; bare loadPyodide() {bare:.0f} ms "
+              f"(game / bare {ready / bare:.2f})")
     if "webkit" in visits and "chromium" in visits:
-        ratio = (statistics.median(v["ready"] for v in visits["webkit"])
-                 / statistics.median(v["ready"] for v in visits["chromium"]))
-        print(f"first visit, WebKit / Chromium: {ratio:.2f}")
+        def ratio(key: str) -> float:
+            return float(statistics.median(v[key] for v in visits["webkit"])
+                         / statistics.median(v[key] for v in visits["chromium"]))
+        print(f"first visit, WebKit / Chromium: the game {ratio('ready'):.2f}, "
+              f"bare loadPyodide() {ratio('bare'):.2f}")
     for name, secs in proofs.items():
         print(f"{name}: 11982 proven {'never' if secs is None else f'{secs:.1f} s'} after one Hint")
 
@@ -213,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     load_start = loadavg()
     dist = args.dist.resolve() if args.dist else build.build()
     hooked = browsers.hooked_copy(dist, Path(tempfile.mkdtemp(prefix="bench-engines-")) / "site")
+    add_bare_page(hooked)
     samples: dict[str, list[dict[int, dict[str, Any]]]] = {"cpython": [], **{e: [] for e in names}}
     info: dict[str, Any] = {}
     proofs: dict[str, float | None] = {}
