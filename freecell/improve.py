@@ -59,6 +59,13 @@ from .shorten import PASS_NODES, shorten
 WIDTHS = (40, 150, 500, 1500, 4000)
 # the widths from which a beam also runs from points along the best solution, every CUT_STEP moves
 CUT_FROM, CUT_STEP, MAX_CUT = 150, 5, 60
+SHORTEN_NODES = PASS_NODES * 4
+# improve_for: short enough to stop at the first budget: a share of the first solution's length,
+# and moves over the groups of cards that must move at the start
+ENOUGH, SLACK = 0.85, 18
+# what the beam counts: player moves with maximum auto-play (the record's unit), or the game's
+# turns (moves with the game's safe auto-move, a move home the player makes counting one)
+RECORD, TURNS = "record", "turns"
 
 
 class Weights(NamedTuple):
@@ -95,13 +102,7 @@ def schedule(widths: Sequence[int], weights: Sequence[Weights], cuts: bool = Tru
         if cuts and width >= CUT_FROM:
             runs += [Run(width, w, cut) for cut in range(CUT_STEP, MAX_CUT, CUT_STEP) for w in weights]
     return runs
-SHORTEN_NODES = PASS_NODES * 4
-# improve_for: short enough to stop at the first budget: a share of the first solution's length,
-# and moves over the groups of cards that must move at the start
-ENOUGH, SLACK = 0.85, 18
-# what the beam counts: player moves with maximum auto-play (the record's unit), or the game's
-# turns (moves with the game's safe auto-move, a move home the player makes counting one)
-RECORD, TURNS = "record", "turns"
+
 
 # a beam state: columns, cells, foundations, parent, the moves from the parent (a player
 # move, then the cards sent home)
