@@ -62,7 +62,7 @@ CUT_FROM, CUT_STEP, MAX_CUT = 150, 5, 60
 SHORTEN_NODES = PASS_NODES * 4
 # improve_for: short enough to stop at the first budget: a share of the first solution's length,
 # and moves over the groups of cards that must move at the start
-ENOUGH, SLACK = 0.85, 18
+ENOUGH, SLACK = 0.85, 16
 # what the beam counts: player moves with maximum auto-play (the record's unit), or the game's
 # turns (moves with the game's safe auto-move, a move home the player makes counting one)
 RECORD, TURNS = "record", "turns"
