@@ -486,6 +486,17 @@ def test_page_carries_the_policy_and_nothing_inline() -> None:
     assert not re.search(r"<style\b|\sstyle=|\son[a-z]+=", html)
 
 
+def test_what_turns_while_the_page_loads_turns_in_steps() -> None:
+    """An endless animation (the loading spinner) moves in steps: a smooth one repaints the
+    table beneath at every frame where the engine does not composite it apart, which made
+    WebKit's first visit 0.7-1 s slower (bench.engines --first-visit)."""
+    css = (ROOT / "static" / "style.css").read_text(encoding="utf-8")
+    endless = re.findall(r"animation:[^;]*\binfinite\b[^;]*;", css)
+    assert endless, "no endless animation found: is the loading spinner gone?"
+    for rule in endless:
+        assert re.search(r"\bsteps\(\d+\)", rule), rule
+
+
 def test_the_hosting_docs_give_hosts_the_same_policy() -> None:
     hosting = (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
     assert f"Content-Security-Policy: {CSP}`" in hosting
