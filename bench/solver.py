@@ -7,6 +7,8 @@ Run it from the repository root::
     python3 -m bench.solver --deals 1-300 --budget 5 --json /tmp/solver.json
     python3 -m bench.solver --deals 1,617,11982,20000-20099 --no-fc-solve
     python3 -m bench.solver --fc-solve-preset toons-for-twenty-somethings
+    python3 -m bench.solver --deals 1-32000 --cpu --best 0.4 --best-max 3 --no-fc-solve \
+        --rows bench/results/full.jsonl  # stops and goes on later where it was
 
 Ours: each deal is ``Solver(Position.deal(n)).solve(seconds=budget)`` (the
 :mod:`freecell.solver` of the working tree, whatever state it is in: the JSON
@@ -108,6 +110,7 @@ from .solver_data import (
 )
 from .solver_fcs import fcs_preset_error, fcs_tools, fcs_version, run_fcs_process, run_fcs_range
 from .solver_report import lengths, lengths_text, read_reference, report_text, to_json
+from .solver_rows import RowFile, RowFileError, sources_hash
 
 # --- ours ---------------------------------------------------------------------------------
 
@@ -173,22 +176,31 @@ def solve_ours(job: tuple[int, float, bool, float | None]) -> Row:
 
 
 def run_ours(deals: Sequence[int], budget: float, jobs: int, cpu: bool = False,
-             best: float | None = None) -> tuple[list[Row], float]:
-    progress = Progress("ours", len(deals))
-    work = [(d, budget, cpu, best) for d in deals]
-    rows: list[Row] = []
+             best: float | None = None, kept: RowFile | None = None) -> tuple[list[Row], float]:
+    """Our rows for ``deals``: those ``kept`` holds already, and the others solved now (and kept)."""
+    held = kept.held if kept is not None else {}
+    rows: list[Row] = [held[d] for d in deals if d in held]
+    if rows:
+        print(f"[ours] {len(rows)} deals from {kept.path if kept else ''}", file=sys.stderr)
+    work = [(d, budget, cpu, best) for d in deals if d not in held]
+    progress = Progress("ours", len(work))
     start = time.perf_counter()
+
+    def done(row: Row) -> None:
+        rows.append(row)
+        if kept is not None:
+            kept.add(row)
+        progress.tick()
+
     if jobs == 1:
         for w in work:
-            rows.append(solve_ours(w))
-            progress.tick()
+            done(solve_ours(w))
     else:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
         with ctx.Pool(jobs) as pool:
             for row in pool.imap_unordered(solve_ours, work, chunksize=1):
-                rows.append(row)
-                progress.tick()
+                done(row)
     rows.sort(key=lambda r: r["deal"])
     return rows, time.perf_counter() - start
 
@@ -246,7 +258,7 @@ def comparison(ours: dict[str, Any], inproc: dict[str, Any] | None,
 
 def run(deals: Sequence[int], budget: float, jobs: int, fc_solve: bool, preset: str,
         argv: Sequence[str], cpu: bool = False, best: float | None = None,
-        reference: dict[int, int] | None = None) -> dict[str, Any]:
+        reference: dict[int, int] | None = None, kept: RowFile | None = None) -> dict[str, Any]:
     result: dict[str, Any] = {
         "meta": {
             "started": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -265,7 +277,10 @@ def run(deals: Sequence[int], budget: float, jobs: int, fc_solve: bool, preset: 
             "solver": solver_source(),
         },
     }
-    ours_rows, ours_wall = run_ours(deals, budget, jobs, cpu, best)
+    if kept is not None:
+        result["meta"]["rows_file"] = str(kept.path)
+        result["meta"]["rows_from_file"] = sum(1 for d in deals if d in kept.held)
+    ours_rows, ours_wall = run_ours(deals, budget, jobs, cpu, best, kept)
     ours = summarize(ours_rows)
     ours["run_seconds"] = ours_wall
     result["ours"] = {"summary": ours, "rows": ours_rows}
@@ -333,6 +348,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference", type=Path, nargs="+", default=[], metavar="FILE",
                         help="published solutions to compare lengths with: deal:moves lines, two "
                              "characters a move (macroxue/freecell's solutions/block.N; never commit them)")
+    parser.add_argument("--rows", type=Path, default=None, metavar="FILE",
+                        help="keep each deal's row in FILE as it ends, and solve only the deals FILE "
+                             "does not hold yet: a long run goes on where it stopped (bench/solver_rows.py)")
     args = parser.parse_args(argv)
     global BEST_MAX
     BEST_MAX = args.best_max
@@ -349,9 +367,17 @@ def main(argv: list[str] | None = None) -> int:
         problem = fcs_preset_error(tools, args.fc_solve_preset)
         if problem:
             parser.error(f"fc-solve -l {args.fc_solve_preset} does not work: {problem}")
+    kept = None
+    if args.rows is not None:
+        settings = {"budget": args.budget, "clock": "cpu" if args.cpu else "wall", "best": args.best,
+                    "best_max": args.best_max, "sources": sources_hash(), "python": sys.version.split()[0]}
+        try:
+            kept = RowFile(args.rows, settings)
+        except (RowFileError, OSError) as e:
+            parser.error(str(e))
     result = run(args.deals, args.budget, args.jobs, not args.no_fc_solve, args.fc_solve_preset,
                  sys.argv[1:] if argv is None else argv, args.cpu, args.best,
-                 read_reference(args.reference))
+                 read_reference(args.reference), kept)
     print(report_text(result))
     print("\n".join(lengths_text(result["lengths"])))
     args.json.parent.mkdir(parents=True, exist_ok=True)
