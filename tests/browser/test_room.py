@@ -7,8 +7,10 @@ strip, an exposed card's face) that each covers are counted from the page's
 own boxes.  Beside the table (844x390, 1280x800) the count is 0 for each;
 on a phone held upright the hint bar sits in the band below the columns (0)
 and the notice, with no room left, covers no exposed card.  Every strip is
-18 px or more, and the table spans what the layout says.  Screenshots go to
-``/tmp/shots-25/`` (look at them).
+18 px or more, and the table spans what the layout says.  The playback bar
+keeps every one of its buttons inside itself and on the screen, in the
+narrow lane beside the table too.  Screenshots go to ``/tmp/shots-25/``
+(look at them).
 """
 
 from __future__ import annotations
@@ -137,6 +139,46 @@ def test_a_20_card_column_with_every_bar_on_show(page: Any, site: str, size: str
     else:
         assert covered == {"hint": [], "notice": [], "message": []}, covered
         assert on_piles == {name: 0 for name in on_piles}, on_piles
+
+
+# the playback bar's box, and that of each of its buttons on show
+WATCH_BOXES_JS = """
+() => {
+  const box = (e) => { const r = e.getBoundingClientRect();
+                       return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; };
+  const bar = document.querySelector('[data-panel=watch]');
+  const buttons = {};
+  for (const b of bar.querySelectorAll('button')) {
+    if (b.offsetParent !== null) buttons[b.dataset.action] = box(b);
+  }
+  return {bar: box(bar), buttons, width: innerWidth, height: innerHeight};
+}
+"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_playback_bar_holds_its_buttons_on_the_screen(page: Any, site: str, size: str) -> None:
+    page.set_viewport_size({"width": SIZES[size][0], "height": SIZES[size][1]})
+    open_page(page, board_url(site, Game(1).position))
+    page.locator("body").press("h")
+    expect(page.locator("[data-panel=hint]")).to_have_attribute("data-state", "found", timeout=60_000)
+    page.locator("[data-panel=hint] [data-action=watch]").click()
+    bar = page.locator("[data-panel=watch]")
+    expect(bar).to_have_attribute("data-state", "playing", timeout=STEP_TIMEOUT)
+    page.keyboard.press("Space")  # paused: every button on show
+    expect(bar).to_have_attribute("data-state", "paused")
+    m = page.evaluate(WATCH_BOXES_JS)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{size}-playback.png"))
+    b = m["bar"]
+    assert set(m["buttons"]) == {"watch-back", "watch-play", "watch-forward", "watch-speed", "watch-close"}
+    assert b["left"] >= 0 and b["right"] <= m["width"] and b["top"] >= 0 and b["bottom"] <= m["height"], m
+    for action, r in m["buttons"].items():
+        inside = (r["left"] >= b["left"] - 0.5 and r["right"] <= b["right"] + 0.5
+                  and r["top"] >= b["top"] - 0.5 and r["bottom"] <= b["bottom"] + 0.5)
+        assert inside, (size, action, r, b)
+    page.keyboard.press("Escape")
+    expect(bar).to_be_hidden()
 
 
 @pytest.mark.parametrize(("size", "least_width", "least_span"),

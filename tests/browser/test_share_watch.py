@@ -75,9 +75,11 @@ TEXTS_JS = """
 () => {
   const el = document.querySelector('[data-role=watch-text]');
   const texts = window.__watchTexts = [];
+  // the whole bar is watched: its text may be the same as a playback's before (no change to it)
   new MutationObserver(() => {
     if (el.textContent && texts[texts.length - 1] !== el.textContent) texts.push(el.textContent);
-  }).observe(el, {childList: true, characterData: true, subtree: true});
+  }).observe(el.closest('[data-panel=watch]'), {attributes: true, childList: true, characterData: true,
+                                                subtree: true});
 }
 """
 
