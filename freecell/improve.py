@@ -20,6 +20,14 @@ free, every other move one, a multi-card move one):
   moves), that solution's moves up to there kept: a beam from a later
   position has fewer levels to fill, so it finds a shorter rest of the game
   that the beam from the start lost on the way;
+* the widths up to :data:`WIDE_FIRST` all run from the start before any of
+  these cut runs (:func:`schedule`): the cut runs are many, and a deal whose
+  short line only a wide beam finds (deal 17173: 34 moves, or 19 from a
+  1,500-wide beam in half a second) would spend its budget on them first.
+  With a small budget the cut runs of the narrow beams pay more: the
+  worker's shortening, a few seconds of a slower engine, runs each width
+  from the start and then along the best before the next one
+  (``wide_first=0``);
 * each solution found then goes through the shortening pass
   (:func:`freecell.shorten.shorten`).
 
@@ -59,6 +67,8 @@ from .shorten import PASS_NODES, shorten
 WIDTHS = (40, 150, 500, 1500, 4000)
 # the widths from which a beam also runs from points along the best solution, every CUT_STEP moves
 CUT_FROM, CUT_STEP, MAX_CUT = 150, 5, 60
+# the widths up to this one run from the start before any beam runs from along the best
+WIDE_FIRST = 1500
 SHORTEN_NODES = PASS_NODES * 4
 # improve_for: short enough to stop at the first budget: a share of the first solution's length,
 # and moves over the groups of cards that must move at the start
@@ -93,14 +103,31 @@ class Run(NamedTuple):
     cut: int = 0
 
 
-def schedule(widths: Sequence[int], weights: Sequence[Weights], cuts: bool = True) -> list[Run]:
-    """The beams in the order they run: each width from the start, then from points along the best
-    (unless not ``cuts``)."""
-    runs = []
+def schedule(widths: Sequence[int], weights: Sequence[Weights], cuts: bool = True,
+             wide_first: int = WIDE_FIRST) -> list[Run]:
+    """The beams in the order they run: the widths up to ``wide_first`` from the start, then
+    from points along the best (unless not ``cuts``); then each wider width, the same way (with
+    ``wide_first`` 0, each width from the start and along the best before the next width).
+
+    >>> [(r.width, r.cut) for r in schedule((40, 150, 500, 1500, 4000), WEIGHTS[:1])][:5]
+    [(40, 0), (150, 0), (500, 0), (1500, 0), (150, 5)]
+    >>> [(r.width, r.cut) for r in schedule((40, 150, 500, 1500, 4000), WEIGHTS[:1])][-13:-10]
+    [(1500, 55), (4000, 0), (4000, 5)]
+    >>> [(r.width, r.cut) for r in schedule((40, 150, 500), WEIGHTS[:1], wide_first=0)][:4]
+    [(40, 0), (150, 0), (150, 5), (150, 10)]
+    """
+    def along(width: int) -> list[Run]:
+        if not cuts or width < CUT_FROM:
+            return []
+        return [Run(width, w, cut) for cut in range(CUT_STEP, MAX_CUT, CUT_STEP) for w in weights]
+
+    first = [width for width in widths if width <= wide_first]
+    runs = [Run(width, w) for width in first for w in weights]
+    for width in first:
+        runs += along(width)
     for width in widths:
-        runs += [Run(width, w) for w in weights]
-        if cuts and width >= CUT_FROM:
-            runs += [Run(width, w, cut) for cut in range(CUT_STEP, MAX_CUT, CUT_STEP) for w in weights]
+        if width > wide_first:
+            runs += [Run(width, w) for w in weights] + along(width)
     return runs
 
 
@@ -162,7 +189,8 @@ class Improver:
 
     def __init__(self, position: Position, first: Sequence[Move], rules: Rules = FREECELL,
                  widths: Sequence[int] = WIDTHS, unit: str = "record",
-                 weights: Sequence[Weights] = WEIGHTS, cuts: bool = True) -> None:
+                 weights: Sequence[Weights] = WEIGHTS, cuts: bool = True,
+                 wide_first: int = WIDE_FIRST) -> None:
         if unit not in (RECORD, TURNS):
             raise ValueError(f"unit must be {RECORD!r} or {TURNS!r}")
         self.unit = unit
@@ -177,7 +205,7 @@ class Improver:
         # auto-play sends cards home that the game's safe auto-move leaves, each a turn there
         self.fewest = list(first)
         self.fewest_turns = self.turns
-        self.runs = schedule(widths, weights, cuts)  # the beams, in order
+        self.runs = schedule(widths, weights, cuts, wide_first)  # the beams, in order
         self.nodes = 0
         self.seconds = 0.0
         self.improvements = 0

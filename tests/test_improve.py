@@ -104,6 +104,19 @@ def test_a_beam_from_a_point_along_the_best_finds_a_shorter_rest() -> None:
     assert along.found_by and all(r.cut and r.cut % CUT_STEP == 0 for r in along.found_by)
 
 
+def test_the_wide_beams_from_the_start_run_before_the_beams_along_the_best() -> None:
+    pos, moves = first(17173)
+    imp = Improver(pos, moves)
+    while not imp.done and imp.count > 19 and imp.nodes < 100_000:
+        imp.run(max_nodes=500)
+    # deal 17173: 34 moves, and 19 (as published) only from a beam 1,500 wide; before it came ahead of
+    # the 66 beams of widths 150 and 500 along the best, it took 3 times as many nodes
+    assert imp.count == 19 and imp.nodes < 100_000, (imp.count, imp.nodes)
+    assert imp.found_by[-1].width == 1500 and imp.found_by[-1].cut == 0
+    assert all(r.cut == 0 for r in imp.runs[: imp.runs.index(imp.found_by[-1])])
+    verify_solution(pos, imp.best, FREECELL)
+
+
 def test_the_game_turns_unit_also_starts_along_the_best() -> None:
     pos, moves = first(2)
     imp = Improver(pos, moves, widths=(150,), unit="turns")

@@ -813,6 +813,9 @@ def test_shortening_waits_for_quiet_then_takes_a_burst_then_a_share_of_one_core(
     service.step_idle()
     assert share() == pytest.approx(IMPROVE_BURST_SHARE, rel=0.05)  # the burst: most turns come here
     assert service.improver is not None
+    runs = service.improver[2].runs  # each width along the best before the next (the page's seconds are few)
+    assert [(r.width, r.cut > 0) for r in runs[:4]] == [(40, False)] * 3 + [(150, False)]
+    assert (runs[6].width, runs[6].cut) == (150, 5)
     while service.improving and service.improver[2].seconds < IMPROVE_BURST_S:
         service.step_idle()
     assert service.improving  # deal 1 is still being shortened after the burst
