@@ -180,8 +180,8 @@ def run_ours(deals: Sequence[int], budget: float, jobs: int, cpu: bool = False,
     """Our rows for ``deals``: those ``kept`` holds already, and the others solved now (and kept)."""
     held = kept.held if kept is not None else {}
     rows: list[Row] = [held[d] for d in deals if d in held]
-    if rows:
-        print(f"[ours] {len(rows)} deals from {kept.path if kept else ''}", file=sys.stderr)
+    if kept is not None and rows:
+        print(f"[ours] {len(rows)} deals from {kept.path}", file=sys.stderr)
     work = [(d, budget, cpu, best) for d in deals if d not in held]
     progress = Progress("ours", len(work))
     start = time.perf_counter()
