@@ -13,6 +13,7 @@ from urllib.parse import quote
 import pytest
 
 from freecell.cards import parse_card
+from freecell.engine import moving_cards
 from freecell.game import Game
 from freecell.piles import CELL, FOUNDATION, Move, Pile, column
 from freecell.position import Position
@@ -748,6 +749,20 @@ def test_an_unrated_hint_says_it_is_not_proven_yet() -> None:
     assert bar is not None and bar.state == HintState.FALLBACK
     assert hint_text(s.cat, bar).startswith("Not proven yet")
     assert "Try this" not in hint_text(s.cat, bar)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "ro", "de", "es"])
+def test_a_hint_of_several_cards_names_their_count_and_the_first(lang: str) -> None:
+    """"Try this: 7♥ to column 6." moved 7♥ and the 6♠ on it: a player looked for one card."""
+    pos = Game(12).position
+    run = Move.parse("15x2")  # deal 12: the 9♦ and the 8♣ on it, from column 1 to column 5
+    assert len(moving_cards(pos, run)) == 2 and moving_cards(pos, run)[0] == parse_card("9D")
+    cat = catalogue(lang)
+    text = hint_text(cat, an.HintBar(HintState.FOUND, pos, run))
+    assert text == cat.t("hint.found", card=cat.t("where.run", count=2, card="9♦"),
+                         where=cat.t("where.column", n=5))
+    if lang == "en":
+        assert text == "Try this: 2 cards headed by 9♦ to column 5."
 
 
 def test_the_message_line_is_said_again_in_another_language() -> None:

@@ -694,6 +694,44 @@ def expect_all_texts(page: Any, root: str) -> None:
     assert result["count"] > 3
 
 
+# The action bar: whether it scrolls, the buttons whose label spills out, and the words of a label
+# set on two lines (a Range over one word with boxes at two heights).
+LABELS_JS = """() => {
+  const bar = document.querySelector('.actionbar');
+  const cut = [], split = [];
+  for (const b of bar.querySelectorAll('button')) {
+    if (!b.offsetParent) continue;
+    const spills = b.scrollHeight > b.clientHeight + 1 || b.scrollWidth > b.clientWidth + 1;
+    if (spills) cut.push(b.textContent.trim());
+    const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.data.matchAll(/\\S+/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1) split.push(m[0]);
+      }
+    }
+  }
+  return {scrolls: bar.scrollHeight > bar.clientHeight + 1 || bar.scrollWidth > bar.clientWidth + 1,
+          cut, split};
+}"""
+# Screens where a label has the room for its longest word: phones on their side (an iPhone SE's
+# 667x375, an Android's 740x360, an iPhone Pro Max's 932x430) and desktops.  Upright, a phone's
+# quarter of 360px is narrower than "Suggerimento": there the browser's hyphenation breaks it.
+WHOLE_LABEL_SIZES = [(844, 390), (740, 360), (667, 375), (932, 430), (1024, 768), (1280, 800)]
+
+
+def expect_whole_labels(page: Any, lang: str) -> None:
+    """At each of WHOLE_LABEL_SIZES the action bar holds every button, each label whole."""
+    was = page.viewport_size
+    for w, h in WHOLE_LABEL_SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        got = page.evaluate(LABELS_JS)
+        assert got == {"scrolls": False, "cut": [], "split": []}, (lang, f"{w}x{h}", got)
+    page.set_viewport_size(was)
+
+
 @browser
 @pytest.mark.parametrize("lang", [
     pytest.param(lang, marks=[pytest.mark.browser_context_args(locale=locale)] if lang == "fr" else [])
@@ -715,6 +753,7 @@ def test_each_language_renders_table_settings_and_rules(page: Any, site: str, la
     expect(status_locator(page, "variant")).to_have_text(t["variant.eightoff"])
     expect_all_texts(page, ".statusbar")
     expect_all_texts(page, ".actionbar")
+    expect_whole_labels(page, lang)
     expect(page.locator("svg#table")).to_have_attribute("aria-label", t["table.label"])
     for tab in ("game", "play", "look"):
         panel = open_settings(page, tab)

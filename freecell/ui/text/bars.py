@@ -29,9 +29,14 @@ from .speech import plural
 
 
 def where(cat: Catalogue, pos: Position, move: Move) -> tuple[str, str]:
-    """The card a move takes and where it goes, as words: ``("7♥", "column 4")``."""
+    """The cards a move takes and where they go, as words: ``("7♥", "column 4")``.
+
+    Several cards are named by the first and their count: ``("2 cards headed by 7♥", ...)``.
+    """
     cards = moving_cards(pos, move)
     card = card_symbol(cards[0]) if cards else "?"
+    if len(cards) > 1:
+        card = cat.t("where.run", count=len(cards), card=card)
     if move.dst.kind == FOUNDATION:
         place = cat.t("where.foundation")
     elif move.dst.kind == CELL:
