@@ -35,6 +35,12 @@ MESSAGE_MS = 6000
 WATCHABLE = ("found", "fallback", "searching")  # hint bars that offer to show the solution
 
 
+def _cut(el: Any) -> bool:
+    """Whether the words of a bar on one line are cut short (``text-overflow: ellipsis``)."""
+    words = el.querySelector(".hint-text, .notice-text")
+    return words is not None and float(words.scrollWidth) > float(words.clientWidth) + 1
+
+
 class Bars:
     """The bars around the table, rendered from a :class:`~freecell.ui.session.session.Session`."""
 
@@ -114,13 +120,16 @@ class Bars:
                 return
         elif lane is not None and first:
             set_attr(el, "data-fit", "line")
-            self._top(el, lane.y + max(0.0, (lane.h - float(el.offsetHeight)) / 2))
-            return
+            if not _cut(el):
+                self._top(el, lane.y + max(0.0, (lane.h - float(el.offsetHeight)) / 2))
+                return
+            # its words would end in "…" on one line (a long notice, a hint in German): it floats
         set_attr(el, "data-fit", "float")
         x0, x1 = overlay.float_span(layout)
         el.style.left = f"{x0:.0f}px"
         el.style.width = f"{x1 - x0:.0f}px"
-        height = lane.y if lane is not None and not layout.side else layout.height
+        # the band below the table too: a bar on its line is in ``must`` (the hint, for the notice)
+        height = lane.y + lane.h if lane is not None and not layout.side else layout.height
         top = overlay.place(height, float(el.offsetHeight), x0=x0, x1=x1, must=must,
                             avoid=overlay.everything(layout, pos), keep=overlay.exposed(layout, pos))
         self._top(el, top)

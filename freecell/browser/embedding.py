@@ -12,12 +12,14 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
-from js import JSON, Object, document, window
+from js import JSON, Array, Object, document, window
 from pyodide.ffi import create_proxy, to_js
 
 from ..game import Game
 from ..ui.address.embed import Command, Commands, event, parse_command
 from ..ui.address.query import EmbedRequest
+
+MAX_COMMAND_FIELDS = 3  # source, type, deal: more is no command (parse_command)
 
 
 class Embedding:
@@ -75,13 +77,19 @@ class Embedding:
             if e.source != self.parent:
                 return
             origin = str(e.origin)
+            if origin not in self.req.hosts:
+                return  # before its data is read: a stranger's 50 MB costs nothing (parse_command decides)
             data = e.data
             keys = None
             if isinstance(data, str):
                 text = data
+            elif Array.isArray(data):
+                return  # a command is an object, never a list (2 million items took 2.5 s to write out)
             else:  # an object: its own keys too (JSON.stringify drops a field set to undefined)
-                text = str(JSON.stringify(data))
                 keys = [str(k) for k in Object.keys(data)]
+                if len(keys) > MAX_COMMAND_FIELDS:
+                    return
+                text = str(JSON.stringify(data))
         except Exception:
             return  # data that cannot be read as JSON (a cycle, a function, ...)
         command = parse_command(origin, text, self.req.hosts, keys)

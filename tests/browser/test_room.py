@@ -41,6 +41,7 @@ from .helpers import (
     expect_game,
     expect_layout,
     open_page,
+    play_move_on_page,
 )
 
 pytestmark = pytest.mark.browser
@@ -305,3 +306,81 @@ def test_the_game_menu_holds_the_game_and_settings_only_settings(page: Any, site
     for hook in ("[data-action=stats]", "[data-action=share]", "[data-action=unfinished]",
                  "[data-action=daily]", "[data-field=deal]"):
         assert settings.locator(hook).count() == 0, hook  # Settings keep only settings
+
+
+# Each bar on show (hint, notice): whether its words end in "…", whether a button of it sticks out
+# of it, whether it leaves the screen, and the exposed cards it covers.
+WHOLE_BARS_JS = """
+() => {
+  const out = {};
+  const inside = (r, b) => r.left >= b.left - 0.5 && r.right <= b.right + 0.5 && r.top >= b.top - 0.5
+                           && r.bottom <= b.bottom + 0.5;
+  const screen = {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
+  const faces = [];
+  const cols = {};
+  for (const g of document.querySelectorAll('svg#table g#cards g.card')) {
+    const pile = g.getAttribute('data-pile');
+    if (/^[0-9]+$/.test(pile)) (cols[pile] = cols[pile] || []).push(g);
+  }
+  for (const list of Object.values(cols)) {
+    list.sort((a, b) => +a.getAttribute('data-index') - +b.getAttribute('data-index'));
+    const last = list[list.length - 1];
+    faces.push([last.getAttribute('data-card'), last.querySelector('rect.card-bg').getBoundingClientRect()]);
+  }
+  for (const [name, sel, words] of [['hint', '[data-panel=hint]', '.hint-text'],
+                                    ['notice', '[data-role=notice]', '.notice-text']]) {
+    const el = document.querySelector(sel);
+    if (el.hidden) continue;
+    const b = el.getBoundingClientRect(), w = el.querySelector(words);
+    out[name] = {
+      fit: el.dataset.fit,
+      cut: w.scrollWidth > w.clientWidth + 1 || w.scrollHeight > w.clientHeight + 1,
+      out: [...el.querySelectorAll('button')].filter((x) => x.offsetParent !== null
+             && !inside(x.getBoundingClientRect(), b)).map((x) => x.textContent.trim()),
+      off: !inside(b, screen),
+      covers: faces.filter(([, r]) => Math.min(r.right, b.right) - Math.max(r.left, b.left) > 0.5
+                                   && Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top) > 0.5)
+                   .map(([c]) => c),
+    };
+  }
+  return out;
+}
+"""
+# Storage that reads but cannot write, in German: the notice "progress cannot be saved" (with its
+# button "copy a link") and the hint "Probieren Sie diesen Zug: ..." are each longer than a line.
+GERMAN_NO_SAVES_JS = """
+try {  // (not in a frame that may not use storage)
+  localStorage.setItem('freecell.settings', JSON.stringify({format: 'freecell-settings', version: 1,
+                                                            language: 'de'}));
+} catch (e) {}
+Storage.prototype.setItem = function () {
+  throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+};
+"""
+
+
+def test_a_long_notice_and_a_long_hint_show_every_word(open_context: Any, site: str) -> None:
+    """On one line in the band below a phone's table, "Fortschritt …" said nothing: a bar whose
+    words do not fit on the line floats, whole, clear of the cards a player needs; in the lane
+    beside the table its buttons wrap inside it ("Copy a link to this game" stuck out)."""
+    ctx = open_context()
+    ctx.add_init_script(GERMAN_NO_SAVES_JS)
+    page = ctx.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_page(page, f"{site}?deal=617")
+    game = Game(617)
+    play_move_on_page(page, game, Move.parse("58"))  # the first save: it fails, the notice shows
+    expect(page.locator("[data-role=notice]")).to_have_attribute("data-notice", "storage",
+                                                                 timeout=STEP_TIMEOUT)
+    page.locator("body").press("h")
+    expect(page.locator("[data-panel=hint]")).to_have_attribute("data-state", "found", timeout=60_000)
+    SHOTS.mkdir(exist_ok=True)
+    for size, (w, h) in SIZES.items():
+        page.set_viewport_size({"width": w, "height": h})
+        whole = ("() => { const m = (" + WHOLE_BARS_JS + ")(); return Object.keys(m).length === 2 && "
+                 "Object.values(m).every((b) => !b.cut && !b.out.length && !b.off && !b.covers.length); }")
+        try:
+            page.wait_for_function(whole, timeout=STEP_TIMEOUT)
+        finally:
+            page.screenshot(path=str(SHOTS / f"{size}-long-bars.png"))
+            print(size, page.evaluate(WHOLE_BARS_JS))
