@@ -14,6 +14,7 @@ and adds one.  Deals -1 and -2 of the old game are not offered.
 from __future__ import annotations
 
 import random as _random
+import re
 from datetime import date
 
 from .cards import Card
@@ -86,23 +87,49 @@ def check_deal_number(n: object) -> int:
     return n
 
 
-def parse_deal_number(text: str) -> int:
-    """Read a typed deal number: ASCII digits only (spaces around are allowed).
+# What may separate groups of three digits in a typed number, as the languages write
+# 8,589,934,591: a comma, a dot, an apostrophe (straight or curly), a space, a no-break,
+# narrow no-break or thin space.  One separator throughout: "1,234.567" is no number.
+GROUP_SEPARATORS = ",.'\u2019 \u00a0\u202f\u2009"
+_GROUPED = re.compile("[0-9]{1,3}([" + re.escape(GROUP_SEPARATORS) + r"])[0-9]{3}(?:\1[0-9]{3})*")
 
-    ``int()`` would also take ``٤٢``, ``5_000`` and ``+5``; a player typing a
-    deal number means none of those, so they are refused.
+
+def parse_deal_number(text: str) -> int:
+    """Read a typed deal number: ASCII digits, maybe in groups of three (spaces around are allowed).
+
+    The groups are those of the deal field's own label, in every language:
+    ``8,589,934,591``, ``8.589.934.591``, ``8 589 934 591``, ``1'234`` (one
+    separator of :data:`GROUP_SEPARATORS` throughout).  ``int()`` would also
+    take ``٤٢``, ``5_000`` and ``+5``; a player typing a deal number means
+    none of those, so they are refused, as are ``1.5`` and ``1,23``.  Digits
+    that make too large a number, however many, are out of range.
+
+    >>> parse_deal_number("8,589,934,591"), parse_deal_number("1 234"), parse_deal_number(" 0617 ")
+    (8589934591, 1234, 617)
+    >>> try:
+    ...     parse_deal_number("9" * 24)
+    ... except DealNumberError as err:
+    ...     print(err.code)
+    range
     """
     if not isinstance(text, str):
         raise DealNumberError(f"a deal number must be text, not {type(text).__name__}")
     t = text.strip()
     if not t:
         raise DealNumberError("no deal number given", "empty")
-    if len(t) > 20 or not all("0" <= ch <= "9" for ch in t):
-        shown = t if len(t) <= 20 else t[:20] + "…"
+    grouped = _GROUPED.fullmatch(t)
+    digits = t.replace(grouped.group(1), "") if grouped else t
+    shown = t if len(t) <= 20 else t[:20] + "…"
+    if not all("0" <= ch <= "9" for ch in digits):
         raise DealNumberError(
             f"not a deal number: {shown!r} (use the digits 0-9 only, from {MIN_DEAL} to {MAX_DEAL:,})"
         )
-    return check_deal_number(int(t))
+    significant = digits.lstrip("0")
+    if len(significant) > len(str(MAX_DEAL)):  # too large, and never given to int() (no 5,000-digit work)
+        raise DealNumberError(
+            f"deal {significant[:20]}… does not exist: deals go from {MIN_DEAL} to {MAX_DEAL:,}", "range"
+        )
+    return check_deal_number(int(significant or "0"))
 
 
 def random_deal_number(

@@ -104,7 +104,7 @@ def board_query(text: str) -> str:
     ("?deal=0", "deal.range"),
     ("?deal=99999999999", "deal.range"),
     ("?deal=5_000", "deal.not_number"),
-    ("?deal=1&variant=klondike", "variant.unknown"),
+    ("?deal=x&variant=klondike", "variant.unknown"),  # both bad: the variant named, nothing kept
     (board_query(":\n" * 8), "board.count"),
     (board_query("JD"), "board.columns"),
     (board_query(BOARD_1.replace("JD", "XX")), "board.card"),
@@ -119,6 +119,39 @@ def test_each_refusal_names_its_cause(query: str, reason: str) -> None:
     req = parse_query(query)
     assert req.reason == reason and reason in REASONS
     assert req.error is not None and req.deal is None and req.board is None
+
+
+@pytest.mark.parametrize(("query", "kept", "reason"), [
+    ("?deal=617&variant=bogus", StartRequest(deal=617), "variant.unknown"),
+    ("?variant=bogus&deal=617", StartRequest(deal=617), "variant.unknown"),
+    ("?deal=617&variant=EightOff", StartRequest(deal=617, variant="eightoff"), None),  # the id in any case
+    ("?deal=617&variant=BAKERS", StartRequest(deal=617, variant="bakers"), None),
+    ("?variant=eightoff&deal=abc", StartRequest(variant="eightoff"), "deal.not_number"),
+    ("?variant=Seahaven&deal=0", StartRequest(variant="seahaven"), "deal.range"),
+    ("?variant=eightoff&board=JD", StartRequest(variant="eightoff"), "board.columns"),
+    ("?board=" + BOARD_1.replace("\n", "/") + "&variant=klondike", StartRequest(board=Position.deal(1)),
+     "variant.unknown"),
+    ("?deal=abc&variant=klondike", StartRequest(), "variant.unknown"),
+    ("?deal=1,234&variant=eightoff", StartRequest(deal=1234, variant="eightoff"), None),  # as the field does
+])
+def test_a_bad_part_of_the_address_keeps_the_good_ones(query: str, kept: StartRequest,
+                                                       reason: str | None) -> None:
+    """``?deal=617&variant=bogus`` lost deal 617, ``?variant=eightoff&deal=abc`` lost the variant."""
+    req = parse_query(query)
+    assert req.reason == reason and (req.error is None) == (reason is None)
+    assert req.kept == kept and (req.deal, req.board, req.variant) == (kept.deal, kept.board, kept.variant)
+
+
+def test_a_variant_id_in_another_case_only_in_ascii() -> None:
+    assert parse_query("?deal=5&variant=EIGHTOFF").variant == "eightoff"
+    assert parse_query("?deal=5&variant=eightof\u212a").reason == "variant.unknown"  # a Kelvin sign is no k
+    game = Game(617, variant="bakers")
+    game.play(game.legal_moves()[0])
+    link = game_link(game)
+    assert link is not None and "variant=bakers" in link
+    back = parse_link(link.replace("variant=bakers", "variant=BakerS"))
+    assert back.reason is None and back.game is not None and back.game.variant is not None
+    assert back.game.variant.id == "bakers" and back.game.position == game.position
 
 
 def test_not_text_is_refused_with_a_reason() -> None:

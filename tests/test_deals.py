@@ -134,7 +134,8 @@ def test_random_deals_match_fc_solve_generator() -> None:
 
 @pytest.mark.parametrize(
     ("text", "n"),
-    [("1", 1), (" 42 ", 42), ("8589934591", MAX_DEAL), ("007", 7), ("\t617\n", 617), ("2147483648", 2**31)],
+    [("1", 1), (" 42 ", 42), ("8589934591", MAX_DEAL), ("007", 7), ("\t617\n", 617), ("2147483648", 2**31),
+     ("0" * 30 + "1", 1)],
 )
 def test_parse_deal_number_good(text: str, n: int) -> None:
     assert parse_deal_number(text) == n
@@ -143,7 +144,8 @@ def test_parse_deal_number_good(text: str, n: int) -> None:
 
 BAD_DEAL_TEXTS = [
     "0", "-1", "8589934592", "abc", "٤٢", "5_000", "", "   ", "+5", "1e3", "4.0", "0x10", "1 2",
-    "１２", "²", "99999999999999999999", "1" * 25, "0" * 30 + "1", "9" * 5000, "0000",
+    "１２", "²", "99999999999999999999", "1" * 25, "9" * 5000, "0000",
+    "1.5", "1,23", "1,2345", "12345,678", ",123", "123,", "1,,234", "1,234.567", "1, 234", "1_234",
 ]
 
 
@@ -156,6 +158,33 @@ def test_parse_deal_number_bad(text: str) -> None:
     assert message
     assert "\n" not in message
     assert len(message) < 200
+
+
+@pytest.mark.parametrize(("text", "n"), [
+    ("8,589,934,591", MAX_DEAL),  # as the deal field's label writes it (English)
+    ("8.589.934.591", MAX_DEAL),  # German, Italian, Romanian, Spanish
+    ("8\u202f589\u202f934\u202f591", MAX_DEAL),  # French: narrow no-break spaces
+    ("1,234", 1234), ("1 234", 1234), ("1\u00a0234", 1234), ("1\u2009234", 1234), ("1'234", 1234),
+    ("1\u2019234", 1234), (" 11,982 ", 11982), ("1.000.000", 1_000_000),
+])
+def test_a_deal_number_may_be_typed_in_groups_of_three(text: str, n: int) -> None:
+    """The field refused the very format of its label ("Deal number (1 to 8,589,934,591)")."""
+    assert parse_deal_number(text) == n
+
+
+@pytest.mark.parametrize("text", ["9" * 24, "8,589,934,592", "99,999,999,999", "1" * 25, "9" * 5000],
+                         ids=lambda t: repr(t[:14]))
+def test_a_number_too_large_is_out_of_range_not_not_a_number(text: str) -> None:
+    with pytest.raises(DealNumberError) as info:
+        parse_deal_number(text)
+    assert info.value.code == "range"
+
+
+@pytest.mark.parametrize("text", ["1.5", "1,23", "1,234.567", "12 34", "1'23"])
+def test_what_is_not_groups_of_three_is_no_number(text: str) -> None:
+    with pytest.raises(DealNumberError) as info:
+        parse_deal_number(text)
+    assert info.value.code == "not_number"
 
 
 @pytest.mark.parametrize("value", [None, 5, 5.0, b"5", ["5"]], ids=repr)

@@ -23,10 +23,11 @@ from freecell.ui.analysis import analysis as an
 from freecell.ui.analysis import replies as rp
 from freecell.ui.analysis.analysis import HintState
 from freecell.ui.progress.keyvalue import MemoryStorage
+from freecell.ui.progress.progress import Progress
 from freecell.ui.progress.save_entries import SaveOutcome
 from freecell.ui.progress.settings import Settings, load_settings
 from freecell.ui.session import change as ch
-from freecell.ui.session.opening import Boot
+from freecell.ui.session.opening import Boot, boot_for
 from freecell.ui.session.session import FINISH_STEP_MS, Session
 from freecell.ui.text import speech
 from freecell.ui.text.bars import hint_text
@@ -71,6 +72,71 @@ def test_the_saved_game_comes_back_unless_the_address_asks_for_another() -> None
     assert other.game.deal == 5 and other.game.moves == 0
     back = session("?deal=617", local=local, tab=MemoryStorage())  # a new tab asks for it: it goes on
     assert back.game.deal == 617 and back.game.moves == 1
+
+
+def opened(query: str, local: MemoryStorage, tab: MemoryStorage | None = None) -> tuple[Session, ch.Change]:
+    """A page opened at ``query`` as the browser opens it (:func:`boot_for`), and what its start said."""
+    s = Session(catalogue(), None, Progress(local, tab if tab is not None else MemoryStorage(), wall=Wall()),
+                clock=Clock())
+    return s, run(s, s.opening.start(boot_for(query, s.clock)))
+
+
+def said(change: ch.Change) -> str:
+    """The message line, without the isolates around the address's text."""
+    assert change.message is not None
+    return change.message.text.replace("\u2068", "").replace("\u2069", "")
+
+
+@pytest.mark.parametrize("query", ["?deal=abc", "?deal=0", "?variant=bogus", "?deal=6%E2%80%8B17",
+                                   "?board=JD", "&".join(["x=1"] * 30)])
+def test_a_bad_address_brings_back_the_game_in_progress(query: str) -> None:
+    """It replaced deal 617, two moves in, with a random deal ("...; here is another deal.")."""
+    local, tab = MemoryStorage(), MemoryStorage()
+    s = session("?deal=617", local=local, tab=tab)
+    play(s, 2)
+    for this_tab in (tab, MemoryStorage()):  # a reload, another tab: as a plain address does
+        again, change = opened(query, local, this_tab)
+        assert again.game.deal == 617 and again.game.moves == 2 and again.position == s.position
+        assert change.message is not None and change.message.reason == "url"
+        text = said(change)
+        assert text.endswith(". Your game is back where you left it.") and "another" not in text
+
+
+def test_a_bad_address_with_no_game_to_bring_back_deals_and_says_which() -> None:
+    s, change = opened("?deal=abc", MemoryStorage())
+    assert s.game.deal is not None and s.game.moves == 0
+    assert said(change) == ("The address asks for deal “abc”, which does not exist. "
+                            f"Here is deal {s.game.deal} of FreeCell.")
+
+
+@pytest.mark.parametrize(("query", "deal", "variant", "says"), [
+    ("?deal=617&variant=bogus", 617, "freecell",
+     "The address asks for the game “bogus”, which does not exist. Here is deal 617 of FreeCell."),
+    ("?variant=bogus&deal=617", 617, "freecell",
+     "The address asks for the game “bogus”, which does not exist. Here is deal 617 of FreeCell."),
+    ("?deal=617&variant=EightOff", 617, "eightoff", "Deal 617"),  # the id in any case
+    ("?deal=617&variant=SEAHAVEN", 617, "seahaven", "Deal 617"),
+    ("?variant=eightoff&deal=abc", None, "eightoff", "The address asks for deal “abc”, which does not exist. "
+                                                     "Here is deal {n} of Eight Off."),
+])
+def test_a_bad_part_of_the_address_leaves_the_good_ones(query: str, deal: int | None, variant: str,
+                                                        says: str) -> None:
+    """A bad variant threw the good deal away (and a bad deal the good variant): a random classic deal."""
+    s, change = opened(query, MemoryStorage())
+    assert s.variant() == variant and s.game.moves == 0
+    assert deal is None or s.game.deal == deal
+    assert said(change) == says.format(n=s.game.deal)
+    assert (change.message is not None and change.message.reason == "url") == (says != "Deal 617")
+
+
+def test_a_bad_variant_beside_a_deal_in_progress_goes_on_with_it() -> None:
+    local = MemoryStorage()
+    s = session("?deal=617", local=local)
+    play(s, 2)
+    s2, change = opened("?deal=617&variant=bogus", local)
+    assert s2.game.deal == 617 and s2.game.moves == 2
+    assert said(change) == ("The address asks for the game “bogus”, which does not exist. "
+                            "Your game is back where you left it.")
 
 
 # --- the table ---------------------------------------------------------------------------
@@ -605,6 +671,36 @@ def test_opening_a_deal_with_an_unfinished_game_resumes_it() -> None:
     run(s, s.opening.open_deal(5))
     change = run(s, s.opening.open_deal(617))
     assert change.new_game and s.game.deal == 617 and s.game.moves == 2
+
+
+@pytest.mark.parametrize("moves", [0, 2])
+def test_asking_for_the_deal_on_the_table_keeps_the_game_as_it_is(moves: int) -> None:
+    """It restarted deal 617 at move 0, and asked again, switched back: two games flipping."""
+    s = session("?deal=617")
+    play(s, moves)
+    position = s.position
+    line = "You are playing deal 617; “Replay deal” starts it over."
+    for _ in range(3):
+        s.open_panel("game")
+        change = run(s, s.opening.play_deal("617"))  # the game menu's deal field
+        assert not change.new_game and not change.game_changed and s.panel is None
+        assert s.game.moves == moves and s.position == position
+        assert change.message is not None and change.message.text == line
+        change = run(s, s.opening.open_deal(617))  # the host's deal command, sent again
+        assert not change.new_game and s.game.moves == moves and change.announce == line
+        assert change.message is not None and change.message.text == line
+    assert len(s.progress.unfinished()) == (1 if moves else 0)
+    assert run(s, s.opening.open_deal(617, "bakers")).new_game  # another variant: another game
+    assert s.variant() == "bakers" and s.game.moves == 0
+
+
+def test_asking_for_a_won_deal_on_the_table_deals_it_again() -> None:
+    s = session("?deal=1")
+    for move in solution(1):
+        run(s, s.play(move))
+    assert s.game.is_won()
+    change = run(s, s.opening.open_deal(1))
+    assert change.new_game and s.game.deal == 1 and s.game.moves == 0
 
 
 def test_what_a_write_gave_comes_back_as_an_intent() -> None:

@@ -571,14 +571,18 @@ def test_bad_deal_in_the_url(page: Any, site: str, request_log: Any, bad: str) -
 
 
 @browser
-@pytest.mark.parametrize("bad", ["bogus", "<b>x</b>", "FREECELL", "e" * 300])
+@pytest.mark.parametrize("bad", ["bogus", "<b>x</b>", "free cell", "e" * 300])
 def test_bad_variant_in_the_url(page: Any, site: str, request_log: Any, bad: str) -> None:
-    """An unknown variant: one line saying so, a random classic deal, nothing broken."""
+    """An unknown variant: one line saying so, the deal asked for of classic FreeCell, nothing broken.
+
+    (An id in another case, ``FREECELL``, is that variant: no longer refused.)
+    """
     open_page(page, f"{site}?deal=617&variant={quote(bad)}")
     text = expect_one_line_message(page)
     assert "<b>" not in page.locator("[data-role=message]").inner_html()
-    assert len(text) < 200
-    expect_random_deal(page)
+    assert len(text) < 200 and text.endswith("Here is deal 617 of FreeCell."), text
+    assert expect_random_deal(page) == 617
+    expect_status(page, "variant", "freecell")
     assert request_log.page_errors == []
     expect(page.locator(".py-error")).to_have_count(0)
 
@@ -614,11 +618,23 @@ def test_bad_deal_in_the_settings(page: Any, site: str) -> None:
         expect(error).to_be_visible()
         expect_status(page, "deal", DEAL)
         expect_game(page, game)
-    # a good number plays that deal
-    field.fill("1")
+    field.fill("9" * 24)  # too large: the range, not "digits only"
     settings.locator("[data-action=play-deal]").click()
-    expect_status(page, "deal", 1)
-    expect_game(page, Game(deal=1))
+    expect(error).to_have_text("Deals go from 1 to 8,589,934,591.")
+    # a good number plays that deal, also as the label writes numbers
+    field.fill("1,234")
+    settings.locator("[data-action=play-deal]").click()
+    expect_status(page, "deal", 1234)
+    game = Game(deal=1234)
+    play_move_on_page(page, game, game.legal_moves()[0])
+    # asked for again, the game on the table goes on as it is
+    page.locator(".actionbar [data-action=game-menu]").click()
+    field.fill("1234")
+    settings.locator("[data-action=play-deal]").click()
+    expect(page.locator("[data-role=message]")).to_have_text(
+        "You are playing deal 1234; “Replay deal” starts it over.")
+    expect(settings).to_be_hidden()
+    expect_game(page, game)
 
 
 # --- panels ---------------------------------------------------------------------------------

@@ -125,13 +125,10 @@ def parse_link(query: object, clock: Callable[[], float] = time.monotonic) -> Li
     req = read_request(params)
     raw = params.get("moves", [""])[0]
     moves = bool(raw)
-    if req.reason == "variant.unknown":
-        plain = read_request({k: v for k, v in params.items() if k != "variant"})
-        if plain.deal is None and plain.board is None:
-            return Linked(None, req, req.reason, req.error_text, moves)
-        return Linked(_start(plain, clock), req, req.reason, req.error_text, moves)
     if req.deal is None and req.board is None:
         return Linked(None, req, req.reason, req.error_text, moves)
+    if req.reason == "variant.unknown":  # the deal (or board) kept, of classic FreeCell, without the moves
+        return Linked(_start(req, clock), req, req.reason, req.error_text, moves)
     if not raw:
         return Linked(_start(req, clock), req)
     if len(raw) > MAX_MOVES_CHARS or raw.count(TURN_SEP) >= MAX_LINK_TURNS:

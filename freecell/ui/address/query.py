@@ -4,15 +4,19 @@ Only ``deal``, ``board`` and ``variant`` are read from the query string for
 the game (:func:`parse_query`), and ``embed`` and ``host`` for embedding
 (:func:`parse_embed`); ``moves`` is read by :mod:`freecell.ui.address.link`;
 anything else is ignored, however long.  ``variant`` must be an id of
-:data:`freecell.variants.VARIANTS`; without it a deal or a board is
-classic FreeCell.  A bad value never reaches the table: the caller gets a
-message key and a reason code that names what was wrong
-(:data:`REASONS`), and starts a random deal instead.
+:data:`freecell.variants.VARIANTS` (in any case: ``EightOff``); without it a
+deal or a board is classic FreeCell.  ``deal`` is read as the deal field
+reads a typed number (:func:`freecell.deals.parse_deal_number`: ``1,234``
+too).  A bad value never reaches the table: the caller gets a message key
+and a reason code that names what was wrong (:data:`REASONS`), with the
+valid parts kept (:attr:`StartRequest.kept`: ``?deal=617&variant=bogus`` is
+still deal 617, of classic FreeCell); what the page then opens is
+:mod:`freecell.ui.session.opening`'s.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import unquote_plus
 
 from ...deals import DealNumberError, parse_deal_number
@@ -37,12 +41,27 @@ REASONS = (
 
 @dataclass(frozen=True, slots=True)
 class StartRequest:
+    """What the address asks for; with ``error``, what it asked for that was ignored.
+
+    ``deal``, ``board`` and ``variant`` are the valid parts, even beside an
+    error (a bad variant keeps the deal, a bad deal keeps the variant).
+    """
+
     deal: int | None = None
     board: Position | None = None
     error: str | None = None  # a message key
     error_text: str = ""  # the offending value, cleaned and shortened, for the message
     variant: str | None = None  # the variant asked for (an id of VARIANTS), if any
     reason: str | None = None  # what was wrong (one of REASONS), with ``error``
+
+    @property
+    def kept(self) -> StartRequest:
+        """The valid parts alone, as a request without error (none at all: a plain address).
+
+        >>> parse_query("?deal=617&variant=bogus").kept
+        StartRequest(deal=617, board=None, error=None, error_text='', variant=None, reason=None)
+        """
+        return StartRequest(self.deal, self.board, variant=self.variant)
 
 
 def query_fields(query: object) -> dict[str, list[str]] | str:
@@ -75,46 +94,58 @@ _KEYS = {"deal.invisible": "deal.error.invisible", "query.too_many_fields": "que
          "query.too_long": "query.error.long", "query.not_text": "query.error.long"}
 
 
-def _refused(reason: str, text: object = "") -> StartRequest:
+def _refused(reason: str, text: object = "", variant: str | None = None) -> StartRequest:
     """A refusal, with the line that names it: "position not valid" only where there is a position."""
     key = _KEYS.get(reason) or {"deal": "deal.error.url", "variant": "variant.error.url"}.get(
         reason.partition(".")[0], "board.error.url")
-    return StartRequest(error=key, error_text=clip(text), reason=reason)
+    return StartRequest(error=key, error_text=clip(text), variant=variant, reason=reason)
 
 
-def _deal_number(raw: str) -> int:
-    """A deal number in the address: digits, spaces around; leading zeros are allowed there."""
-    text = raw.strip()
-    if text.isascii() and text.isdigit() and len(text) > 1:
-        text = text.lstrip("0") or "0"
-    return parse_deal_number(text)
+def variant_named(raw: str) -> str | None:
+    """The id of :data:`~freecell.variants.VARIANTS` that ``raw`` names, in any case (ASCII only).
+
+    >>> variant_named("EightOff"), variant_named("eightoff"), variant_named("klondike")
+    ('eightoff', 'eightoff', None)
+    """
+    wanted = raw.lower() if raw.isascii() else raw
+    return wanted if wanted in VARIANTS else None
 
 
 def read_request(params: dict[str, list[str]], rules: Rules = FREECELL) -> StartRequest:
-    """The game asked for by the fields of a query (see :func:`parse_query`)."""
+    """The game asked for by the fields of a query (see :func:`parse_query`).
+
+    A bad variant keeps the deal or board (then of ``rules``); a bad deal or
+    board keeps the variant; the first bad part is the one named.
+    """
     variant: str | None = None
     if "variant" in params:
         raw = params["variant"][0]
-        if raw not in VARIANTS:
-            return _refused("variant.unknown", raw)
-        variant = raw
-        rules = VARIANTS[raw].rules
+        variant = variant_named(raw)
+        if variant is None:
+            game = _game(params, rules, None)
+            return replace(_refused("variant.unknown", raw), deal=game.deal, board=game.board)
+        rules = VARIANTS[variant].rules
+    return _game(params, rules, variant)
+
+
+def _game(params: dict[str, list[str]], rules: Rules, variant: str | None) -> StartRequest:
+    """The deal or board of a query, of ``variant`` (its ``rules``), or why it is none."""
     if "board" in params:
         text = params["board"][0].replace("/", "\n")
         try:
             return StartRequest(board=Position.from_text(text, rules), variant=variant)
         except BoardError as e:
-            return _refused(f"board.{e.code}")
+            return _refused(f"board.{e.code}", variant=variant)
     if "deal" in params:
         raw = params["deal"][0]
         hidden = invisible(raw)
         if hidden is not None:  # named, not dropped: "617" would then seem not to exist
-            return _refused("deal.invisible", f"U+{ord(hidden):04X}")
+            return _refused("deal.invisible", f"U+{ord(hidden):04X}", variant)
         try:
-            return StartRequest(deal=_deal_number(raw), variant=variant)
+            return StartRequest(deal=parse_deal_number(raw), variant=variant)
         except DealNumberError as e:
-            return _refused(f"deal.{e.code}", raw)
-    return StartRequest()
+            return _refused(f"deal.{e.code}", raw, variant)
+    return StartRequest(variant=variant)
 
 
 def parse_query(query: object, rules: Rules = FREECELL) -> StartRequest:

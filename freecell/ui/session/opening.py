@@ -12,13 +12,19 @@ place that puts a game on the table:
   the most recent unfinished game comes back (:meth:`Progress.restore
   <freecell.ui.progress.progress.Progress.restore>`), else a new deal: on a
   first visit the one the early table already shows
-  (:mod:`freecell.ui.table.first_table`); an address that cannot be read
-  says why and deals a new game;
+  (:mod:`freecell.ui.table.first_table`); an address that asks for no game
+  (or only a variant) does the same, a new deal being of that variant; a
+  bad address says in one line what it ignored, and opens what its valid
+  parts ask for (``?deal=617&variant=bogus``: deal 617 of classic FreeCell),
+  else what a plain address opens: the game in progress is never lost to a
+  typo;
 - New deal draws from the source chosen in the settings, of the variant
   chosen there; from the winnable deals only, a deal the solver proves lost
   is drawn again (:meth:`Opening.redraw_lost`);
 - a deal by number (the host, the settings' deal field, the deal of the
-  day) goes on with an unfinished game of it if there is one;
+  day) goes on with an unfinished game of it if there is one; the game on
+  the table, if it is that game, stays as it is and a line says so (asking
+  twice never flips between two games; Replay is what starts it over);
 - Replay deals the same start again as a new game; the game left stays
   kept until the replay's first move, so Undo brings it back.
 """
@@ -75,6 +81,10 @@ class Opened(Protocol):
     keeping: Keeping
     watch: Watch
 
+    def variant(self) -> str: ...
+
+    def close_panels(self) -> Change: ...
+
     def install(self, game: Game, *, kept: bool = False, resumed: bool = True, prepared: bool = False,
                 replay: bool = False, par: Par | None = None) -> Change: ...
 
@@ -107,17 +117,17 @@ class Opening:
             announce = say.joined(message.text if message else "", change.announce)
             return self._noticed(replace(change, message=message, announce=announce), boot, boot.damaged)
         req = boot.request
-        restored = None if req.error else s.progress.restore(req, s.clock)
-        damaged = boot.damaged or (restored is not None and restored.damaged)
-        if restored is not None and restored.game is not None:
+        restored = s.progress.restore(req.kept, s.clock)  # a bad part ignored, the rest obeyed
+        damaged = boot.damaged or restored.damaged
+        variant = req.variant or s.settings.choice("variant") or "freecell"
+        if restored.game is not None:
             change = self._put(restored.game, kept=True, resumed=restored.resumed)
-        elif is_first_deal(boot.first_deal) and not req.error and (s.settings.choice("variant") or
-                                                                   "freecell") == "freecell":
+        elif is_first_deal(boot.first_deal) and not req.error and variant == "freecell":
             change = self.new_deal(boot.first_deal)  # the very deal the early table shows
         else:
-            change = self.new_deal()
+            change = self.new_deal(variant=variant)
         if req.error:
-            text = say.address_refused(s.cat, req)
+            text = say.joined(say.address_refused(s.cat, req), say.on_the_table(s.cat, s.game, s.variant()))
             change = replace(change, message=MessageLine(text, "url"), announce=text)
         return self._noticed(change, boot, damaged)
 
@@ -132,12 +142,12 @@ class Opening:
         return change
 
     # --- new deals -----------------------------------------------------------------------
-    def new_deal(self, deal: int | None = None) -> Change:
+    def new_deal(self, deal: int | None = None, variant: str | None = None) -> Change:
         """A deal drawn from the source chosen in the settings, of the variant chosen there
-        (``deal``: already drawn, by the early table of a first visit)."""
+        (``deal``: already drawn, by the early table of a first visit; ``variant``: the address's)."""
         s = self.session
         game = Game(deal or draw_deal(s.settings.choice("deal-source") or "all"),
-                    variant=s.settings.choice("variant") or "freecell", clock=s.clock)
+                    variant=variant or s.settings.choice("variant") or "freecell", clock=s.clock)
         change = self._put(game)
         self.drawn_at_random = True
         return change
@@ -152,9 +162,14 @@ class Opening:
     def open_deal(self, deal: int, variant: str | None = None) -> Change:
         """Deal ``deal`` (of classic FreeCell unless ``variant``): the embedding host, the deal field.
 
-        An unfinished game of that deal goes on (Replay starts it over).
+        An unfinished game of that deal goes on (Replay starts it over); the
+        one on the table stays as it is, and a line says so.
         """
         s = self.session
+        if s.game.deal == deal and s.variant() == (variant or "freecell") and not s.game.is_won():
+            text = say.playing(s.cat, deal)
+            line = MessageLine(text, again=lambda cat: say.playing(cat, deal))
+            return Change(kind=ChangeKind.NONE, message=line, announce=text)
         found = s.progress.find(deal, variant)
         if found is not None and found.id != s.progress.game_id:
             change = self.resume(found.id)
@@ -170,7 +185,7 @@ class Opening:
             self.deal_error = err.code
             return Change(kind=ChangeKind.DEAL_ERROR)
         self.deal_error = None
-        return self.open_deal(n, self.session.settings.choice("variant"))
+        return self._from_menu(self.open_deal(n, self.session.settings.choice("variant")))
 
     def clear_deal_error(self) -> None:
         """The settings panel opens: the deal field starts without an error."""
@@ -179,9 +194,15 @@ class Opening:
     def daily(self) -> Change:
         """The deal of the day (of the page's date), classic FreeCell; a game of it under way goes on."""
         n = daily_deal(self.session.progress.today())
-        change = self.open_deal(n, "freecell")
+        change = self._from_menu(self.open_deal(n, "freecell"))
         text = say.daily_started(self.session.cat, n)
         return replace(change, message=MessageLine(text), announce=text)
+
+    def _from_menu(self, change: Change) -> Change:
+        """A deal asked for in the game menu: the menu closes, also when that game was on the table."""
+        if change.new_game:
+            return change  # a game put on the table closes it
+        return replace(self.session.close_panels(), message=change.message, announce=change.announce)
 
     @player_intent
     def replay(self) -> Change:
@@ -226,3 +247,4 @@ class Opening:
         self.deal_error = None
         return self.session.install(game, kept=kept, resumed=resumed, prepared=prepared, replay=replay,
                                     par=par)
+

@@ -65,6 +65,21 @@ def address_refused(cat: Catalogue, request: StartRequest) -> str:
     return cat.t(request.error or "", text=isolate(request.error_text))
 
 
+def on_the_table(cat: Catalogue, game: Game, variant: str) -> str:
+    """After the line of what an address ignored: what is on the table instead."""
+    if game.moves or game.can_redo():
+        return restored(cat)  # a game in progress came back
+    name = cat.t("variant." + variant)
+    if game.deal is None:
+        return cat.t("address.board", variant=name)
+    return cat.t("address.deal", n=game.deal, variant=name)
+
+
+def playing(cat: Catalogue, deal: int) -> str:
+    """A deal asked for is the game on the table already: it goes on as it is."""
+    return cat.t("msg.playing", n=deal)
+
+
 def link_opened(cat: Catalogue, link: Linked) -> str:
     """A shared link's game: the moves it was opened at, or why its moves were refused."""
     if link.error is not None:
