@@ -4,6 +4,7 @@ results are never lost to storage, host commands are coalesced, verdicts belong 
 
 from __future__ import annotations
 
+import json
 import random
 
 from freecell.game import Game
@@ -314,3 +315,26 @@ def test_a_no_that_this_page_did_not_ask_for_or_whose_worker_was_replaced_is_ask
     assert a.verdict_on([start, child]) is Verdict.UNSOLVABLE
     a.solver_failed(first=True, dead=False)  # the worker that said it was replaced: asked again
     assert a.verdict_on([start]) is Verdict.UNKNOWN and a.verdict_on([start, child]) is Verdict.UNKNOWN
+
+
+# --- settings of another page: read as far as understood, never written over ---------------------
+
+
+def test_settings_of_a_newer_page_keep_what_is_understood_and_are_never_written_over() -> None:
+    from freecell.ui.progress.settings import SETTINGS_FORMAT, SETTINGS_VERSION, load_settings
+
+    text = json.dumps({"format": SETTINGS_FORMAT, "version": SETTINGS_VERSION + 1, "score": True,
+                       "theme": "light", "speed": "warp", "haptics": "strong"})
+    s, damaged = load_settings(text)
+    assert not damaged  # "warp" may be a newer page's speed: nothing to say
+    assert s.flag("score") and s.choice("theme") == "light" and s.choice("speed") == "normal"
+    changed = s.with_flag("score", False).with_choice("language", "fr")
+    assert not changed.flag("score") and changed.language == "fr"  # applies here, in this tab...
+    assert changed.to_json() == text  # ...and what the page writes back is the newer record as it was
+
+
+def test_an_unknown_settings_field_is_dropped_without_a_word() -> None:
+    from freecell.ui.progress.settings import SETTINGS_FORMAT, Settings, load_settings
+
+    text = json.dumps({"format": SETTINGS_FORMAT, "version": 1, "score": True, "haptics": "strong"})
+    assert load_settings(text) == (Settings().with_flag("score", True), False)

@@ -31,7 +31,8 @@ from freecell.game import Game
 from freecell.piles import Move
 from freecell.position import Position
 from freecell.ui.address.query import parse_query
-from freecell.ui.progress import save_entries, save_format, saved_games
+from freecell.ui.progress import save_entries, save_format, save_repair, saved_games
+from freecell.ui.progress.damage import Lost
 from freecell.ui.progress.keyvalue import MemoryStorage
 from freecell.ui.progress.legacy import KEY_GAME, LEGACY_ID
 from freecell.ui.progress.save_failures import FailureNotice
@@ -116,7 +117,7 @@ def loaded(local: MemoryStorage) -> tuple[str | None, bool]:
 @contextlib.contextmanager
 def small_chunks(size: int = 3, slack: int = 4) -> Iterator[None]:
     """Chunks of a few records and an early compaction, so short games cross every boundary."""
-    with mock.patch.object(save_format, "CHUNK", size), mock.patch.object(saved_games, "CHUNK", size), \
+    with mock.patch.object(save_format, "CHUNK", size), mock.patch.object(save_repair, "CHUNK", size), \
             mock.patch.object(save_entries, "CHUNK", size), \
             mock.patch.object(saved_games, "COMPACT_SLACK", slack):
         yield
@@ -583,18 +584,113 @@ def test_a_damaged_history_keeps_its_legal_prefix_and_is_repaired() -> None:
     assert again is not None and not again.damaged and again.game is not None and again.game.moves == 2
 
 
-def test_a_head_that_cannot_be_read_starts_its_deal_over() -> None:
+def test_a_board_whose_head_cannot_be_read_is_dropped_and_said() -> None:
     local = MemoryStorage()
-    local.data[PREFIX + "bakers.617.x1"] = "{not json"
-    local.data[PREFIX + "bakers.617.x1.0.0"] = "58"
     local.data[PREFIX + "freecell.board.x2"] = "[]"
+    local.data[PREFIX + "freecell.board.x2.0.0"] = "58"
     store = SaveStore(local)
-    got = store.resume("x1", clock)
-    assert got is not None and got.damaged and got.game is not None and got.game.deal == 617
-    assert got.game.variant is not None and got.game.variant.id == "bakers"
-    assert store.resume("x2", clock) == saved_games.Restored(None, damaged=True)  # a board cannot start over
+    lost = saved_games.Restored(None, lost=frozenset({Lost.GAME}))
+    assert store.resume("x2", clock) == lost  # only its head knew its start
     assert store.resume("nothing", clock) is None
     assert not any(k.startswith(PREFIX + "freecell.board") for k in local.data)
+
+
+def saved_617(local: MemoryStorage, moves: tuple[str, ...] = ("58", "6a", "82x2", "4b")) -> str:
+    """The id of a game of deal 617 saved in ``local`` with ``moves`` played."""
+    store = tab_store(local, name="s")
+    game = Game(617, variant="freecell", clock=clock)
+    store.start(game)
+    for text in moves:
+        game.play(Move.parse(text))
+        assert store.save(game, 1.0).ok
+    assert store.game_id is not None
+    return store.game_id
+
+
+def newer_head(text: str, how: str) -> str:
+    data = json.loads(text)
+    if how == "version":
+        data["version"] = 2
+    else:
+        data["undo_budget"] = 3  # a field a newer page added
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("how", ["version", "unknown-field"])
+def test_a_newer_pages_head_is_left_untouched_and_not_used(how: str) -> None:
+    local = MemoryStorage()
+    gid = saved_617(local)
+    key = store_key(local)
+    local.data[key] = newer_head(local.data[key], how)
+    before = dict(local.data)
+    tab = MemoryStorage()
+    tab.data[KEY_TAB] = json.dumps({"format": "freecell-tab", "version": 1, "id": gid, "variant": "freecell",
+                                    "deal": 617})  # this tab played it, before a newer page wrote it
+    store = SaveStore(local, tab)
+    assert store.resume(gid, clock) is None  # not used here...
+    got = store.restore(None, clock)
+    assert got == saved_games.Restored(None)  # ...nor said damaged: the page deals a game
+    assert store.unfinished() == []
+    for n in range(LIMIT + 2):  # this page's own games fill the list: the newer page's is never made room of
+        game = Game(n + 1, clock=clock)
+        store.start(game)
+        game.play(game.legal_moves()[0])
+        assert store.save(game, 10.0 + n).ok
+    got = SaveStore(local).restore(parse_query("?deal=617"), clock)
+    assert got.game is not None and got.game.moves == 0
+    assert {k: v for k, v in local.data.items() if gid in k} == {k: v for k, v in before.items() if gid in k}
+
+
+@pytest.mark.parametrize("damage", ["not-json", "truncated", "wrong-type"])
+def test_a_damaged_head_is_rebuilt_from_its_key_and_chunks(damage: str) -> None:
+    local = MemoryStorage()
+    gid = saved_617(local)
+    key = store_key(local)
+    text = local.data[key]
+    local.data[key] = {"not-json": "{not json", "truncated": text[:len(text) // 2],
+                       "wrong-type": text.replace('"moves":4', '"moves":"four"')}[damage]
+    a = tab_store(local)
+    got = a.restore(parse_query("?deal=5"), clock, now=50.0)  # another deal: the damaged game is repaired...
+    assert got.lost == {Lost.GAME} and got.game is not None and got.game.deal == 5
+    (listed,) = a.unfinished()  # ...and listed again, with its moves
+    assert (listed.id, listed.deal, listed.moves, listed.played) == (gid, 617, 4, 50.0)
+    again = SaveStore(local).restore(parse_query("?deal=617"), clock)
+    assert again.game is not None and again.game.moves == 4 and not again.damaged  # repaired: said once
+    assert [t.text() for t in again.game.turns] == ["58", "6a", "82x2", "4b"]
+    assert SaveStore(local).resume(gid, clock) is not None and read_head(local.data[key], key).watched
+    # (whether its solution was shown went with the head: never counted a win)
+
+
+def test_a_damaged_head_keeps_the_legal_prefix_of_its_chunks() -> None:
+    local = MemoryStorage()
+    gid = saved_617(local)
+    key = store_key(local)
+    head = read_head(local.data[key], key)
+    local.data[head.chunk(0)] = "58 6a 11 4b"  # the third record is illegal
+    local.data[key] = "{"
+    got = SaveStore(local).resume(gid, clock)
+    assert got is not None and got.damaged and got.game is not None and got.game.moves == 2
+
+
+def test_a_torn_last_record_keeps_the_records_before_it() -> None:
+    local = MemoryStorage()
+    gid = saved_617(local)
+    head = read_head(local.data[store_key(local)])
+    local.data[head.chunk(0)] = "58 6a 82x2 4"  # the last move cut short
+    got = SaveStore(local).resume(gid, clock)
+    assert got is not None and got.damaged and got.game is not None
+    assert [t.text() for t in got.game.turns] == ["58", "6a", "82x2"]
+    again = SaveStore(local).resume(gid, clock)
+    assert again is not None and not again.damaged and again.game is not None and again.game.moves == 3
+
+
+def test_an_unreadable_tab_memory_loses_nothing_and_says_nothing() -> None:
+    local = MemoryStorage()
+    saved_617(local)
+    tab = MemoryStorage()
+    tab.data[KEY_TAB] = "{damaged"
+    got = SaveStore(local, tab).restore(None, clock)
+    assert got.game is not None and got.game.moves == 4 and not got.damaged
 
 
 HOSTILE = ["", "null", "[]", "{}", "<img src=x onerror=alert(1)>", '{"__proto__": {"x": 1}}', "{" * 50_000,

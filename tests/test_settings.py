@@ -141,8 +141,9 @@ def test_settings_are_recovered_field_by_field() -> None:
     assert s.choice("speed") == "normal"
 
 
-@pytest.mark.parametrize("text", [*HOSTILE_TEXTS, json.dumps({"format": SETTINGS_FORMAT, "version": 2}),
-                                  json.dumps({"format": SETTINGS_FORMAT, "version": "1"})], ids=short)
+# (a newer version is no garbage: its known fields are read, tests/test_robust_logic.py)
+@pytest.mark.parametrize("text", [*HOSTILE_TEXTS, json.dumps({"format": SETTINGS_FORMAT, "version": "1"})],
+                         ids=short)
 def test_settings_garbage_raises_the_documented_error(text: str) -> None:
     with pytest.raises(StoredDataError):
         load_settings(text)

@@ -2,20 +2,38 @@
 
 The reader is fed arbitrary JSON (Hypothesis) and hostile records, of today's
 version and of older pages' (version 1): it returns statistics or says they
-were damaged (then fresh), never raises.
+were damaged (every sound field and entry kept), never raises.  A newer
+page's statistics and deal-of-the-day record are read and never written
+over; damaged ones are repaired at load and named in what the page says.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from datetime import date, timedelta
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from freecell.game import Game
+from freecell.piles import Move
 from freecell.rules import Build, Rules
 from freecell.ui.progress import stats as stats_module
+from freecell.ui.progress.daily import (
+    DAILY_VERSION,
+    KEY_DAILY,
+    DailyRead,
+    DailyRecord,
+    apply_win,
+    read_daily_stored,
+)
+from freecell.ui.progress.damage import Lost
+from freecell.ui.progress.keyvalue import MemoryStorage
+from freecell.ui.progress.progress import Progress
 from freecell.ui.progress.stats import (
+    KEY_STATS,
     LEGACY_VERSION,
     MAX_DEALS,
     MAX_OPEN,
@@ -31,6 +49,7 @@ from freecell.ui.progress.stats import (
     apply,
     deal_key,
     merge,
+    read_stats,
     read_tally,
     rules_id,
 )
@@ -80,43 +99,74 @@ def _older() -> dict[str, object]:
             "longest": 1, "best_score": 480, "open": None, "deals": {K1: [61, 77]}}
 
 
+BASE = Tally(1, 1, 1, 1, 480, (), ((K1, DealRecord(61, 77)),))  # _older(), as read
+
+
 @pytest.mark.parametrize(
-    "change",
+    ("change", "kept", "damaged"),
     [
-        {"version": 2},  # today's version, whose open games are a list
-        {"version": 3},
-        {"version": True},
-        {"format": "freecell-game"},
-        {"played": -1},
-        {"played": 1.5},
-        {"played": True},
-        {"played": "1"},
-        {"won": 5},  # more wins than games
-        {"streak": 3},  # a streak longer than the longest
-        {"open": "<script>alert(1)</script>"},
-        {"open": 7},
-        {"deals": {"__proto__": [1, 1]}},
-        {"deals": {"freecell:1": [1]}},
-        {"deals": {"freecell:1": [1, 0]}},
-        {"deals": {"freecell:1": {"time": 1, "moves": 1}}},
-        {"deals": []},
-        {"extra": 1},
-        {"constructor": {"prototype": {"polluted": True}}},
+        ({"version": 2}, {}, True),  # today's version, whose open games are a list: that field goes
+        ({"version": True}, {}, True),  # read as today's: the open game of version 1 goes
+        ({"version": 0}, {}, True),
+        ({"played": -1}, {}, True),  # one game won: at least one played
+        ({"played": 1.5}, {}, True),
+        ({"played": True}, {}, True),
+        ({"played": "1"}, {}, True),
+        ({"best_score": "lots"}, {"best_score": 0}, True),
+        ({"won": 5}, {"played": 5, "won": 5}, True),  # more wins than games: as many games
+        ({"streak": 3}, {"played": 3, "won": 3, "streak": 3, "longest": 3}, True),
+        ({"streak": "five"}, {"streak": 0}, True),
+        ({"open": "<script>alert(1)</script>"}, {}, True),
+        ({"open": 7}, {}, True),
+        ({"deals": {"__proto__": [1, 1]}}, {"deals": ()}, True),
+        ({"deals": {"freecell:1": [1]}}, {"deals": ()}, True),
+        ({"deals": {"freecell:1": [1, 0]}}, {"deals": ()}, True),
+        ({"deals": {"freecell:1": {"time": 1, "moves": 1}}}, {"deals": ()}, True),
+        ({"deals": {K1: [61, 77], "freecell:5": [1, "x"]}}, {}, True),  # one bad entry: only it goes
+        ({"deals": []}, {"deals": ()}, True),
+        ({"extra": 1}, {}, False),  # an unknown field: dropped, nothing the player sees is lost
+        ({"constructor": {"prototype": {"polluted": True}}}, {}, False),
     ],
     ids=repr,
 )
-def test_a_bad_field_of_an_older_record_starts_fresh(change: dict[str, object]) -> None:
+def test_a_bad_field_or_entry_goes_alone(change: dict[str, object], kept: dict[str, object],
+                                         damaged: bool) -> None:
     data = _older()
-    assert read_tally(json.dumps(data))[1] is False
+    assert read_tally(json.dumps(data)) == (BASE, False)
     data.update(change)
-    assert read_tally(json.dumps(data)) == (Tally(), True)
+    read = read_stats(json.dumps(data))
+    assert (read.tally, read.damaged, read.newer) == (replace(BASE, **kept), damaged, False)  # type: ignore[arg-type]
+
+
+def test_bad_entries_of_todays_lists_go_alone() -> None:
+    data = {"format": STATS_FORMAT, "version": TALLY_VERSION, "played": 4, "won": 2, "streak": 1,
+            "longest": 2, "best_score": 9,
+            "open": [["a", K1], ["<b>", K1], ["c", "x"], 5, ["d", K2], ["a", K2]],
+            "deals": {K1: [61, 77], "bad": [1, 1], K2: [-1, 5], "freecell:3": [10, 20]}}
+    tally, damaged = read_tally(json.dumps(data))
+    assert damaged and tally.played == 4 and tally.won == 2 and tally.best_score == 9
+    assert tally.open == (("a", K1), ("d", K2))
+    assert tally.deals == ((K1, DealRecord(61, 77)), ("freecell:3", DealRecord(10, 20)))
+    many = {**data, "deals": {f"freecell:{n}": [1, 1] for n in range(1, MAX_DEALS + 2)}}
+    tally, damaged = read_tally(json.dumps(many))
+    assert damaged and len(tally.deals) == MAX_DEALS and tally.deals[-1][0] == f"freecell:{MAX_DEALS + 1}"
+
+
+def test_statistics_of_a_newer_page_are_read_and_never_written() -> None:
+    newer = json.dumps({**_older(), "version": TALLY_VERSION + 1, "played": 2, "open": [["a", K2]],
+                        "ratings": [1, 2]})
+    read = read_stats(newer)
+    assert read.newer and not read.damaged
+    assert read.tally == replace(BASE, played=2, open=(("a", K2),))
+    out = apply(newer, Won("a", K2, 10, 50, 100))
+    assert out.newer and out.counted and out.tally.won == 2  # counted here; the caller does not write it
 
 
 @pytest.mark.parametrize(
     "text",
     ["", "null", "[]", "{}", "not json", '"freecell-stats"', "{" * 100_000, "x" * 300_000,
-     json.dumps({**_older(), "deals": {f"freecell:{n}": [1, 1] for n in range(1, MAX_DEALS + 2)}})],
-    ids=["empty", "null", "list", "object", "text", "string", "deep", "huge", "too-many-deals"],
+     json.dumps({**_older(), "format": "freecell-game"})],
+    ids=["empty", "null", "list", "object", "text", "string", "deep", "huge", "other-format"],
 )
 def test_garbage_starts_fresh(text: str) -> None:
     assert read_tally(text) == (Tally(), True)
@@ -240,7 +290,7 @@ def test_statistics_of_an_older_page_are_read_and_its_open_game_is_the_moved_one
     assert json.loads(stored.text or "")["version"] == 2
 
 
-def test_damaged_statistics_start_fresh_with_the_change() -> None:
+def test_damaged_statistics_keep_what_can_be_read_with_the_change() -> None:
     out = apply('{"format": "freecell-stats", "version": 2}', Started("a", K1))
     assert out.damaged and out.tally.played == 1
     assert read_tally(out.text) == (out.tally, False)
@@ -278,3 +328,69 @@ def test_merged_statistics_always_add_up(changes: list[StatsEvent]) -> None:
         assert 0 <= t.streak <= t.longest <= t.won <= t.played and t.won == wins
         assert len(set(t.open_games())) == len(t.open) <= MAX_OPEN
         assert read_tally(t.to_json())[0] == t
+
+
+# --- the page's side: damaged records repaired and named, a newer page's never written over --------
+
+DAY = date(2025, 3, 14)
+
+
+def _daily(**fields: object) -> str:
+    return json.dumps({"format": "freecell-daily", "version": 1, "won": ["2025-03-13", "2025-03-14"],
+                       "longest": 2, **fields})
+
+
+def _progress(local: MemoryStorage) -> Progress:
+    return Progress(local, MemoryStorage(), wall=lambda: 1.0, today=lambda: DAY, new_id=lambda: "g1")
+
+
+def _first_move(progress: Progress) -> None:
+    game = Game(617, variant="freecell")
+    progress.adopt(game)
+    game.play(Move.parse("58"))
+    progress.turn_played(game)
+
+
+def test_the_deal_of_the_days_bad_entries_go_alone() -> None:
+    read = read_daily_stored(_daily(won=["2025-03-13", "bad", "2025-03-14", 5, "2025-02-30", "2025-03-14"]))
+    assert read.record == DailyRecord((date(2025, 3, 13), DAY), 2) and read.damaged and not read.newer
+    read = read_daily_stored(_daily(longest="five"))  # the longest run is counted again from the days
+    assert read.record == DailyRecord((date(2025, 3, 13), DAY), 2) and read.damaged
+    read = read_daily_stored(_daily(longest=1, x=1))  # too short a run is raised; the unknown field goes
+    assert read.record == DailyRecord((date(2025, 3, 13), DAY), 2) and not read.damaged
+    read = read_daily_stored(_daily(version=2, badges=["gold"]))
+    assert read.newer and not read.damaged and read.record.solved(DAY)
+    assert apply_win(_daily(version=2), DAY + timedelta(days=1)).newer
+
+
+def test_damaged_statistics_and_daily_record_keep_the_rest_and_are_named_once() -> None:
+    local = MemoryStorage()
+    stats = {"format": STATS_FORMAT, "version": TALLY_VERSION, "played": 7, "won": 5, "streak": "five",
+             "longest": 3, "best_score": 900, "open": [], "deals": {K1: [61, 77]}}
+    local.data[KEY_STATS] = json.dumps(stats)
+    local.data[KEY_DAILY] = _daily(won=["2025-03-14", "bad"], longest=1)
+    progress = _progress(local)
+    tally = read_tally(local.data[KEY_STATS])  # written back at once, repaired
+    assert tally == (Tally(7, 5, 0, 3, 900, (), ((K1, DealRecord(61, 77)),)), False)
+    assert read_daily_stored(local.data[KEY_DAILY]) == DailyRead(DailyRecord((DAY,), 1))
+    assert progress.restore(None, lambda: 0.0).lost == {Lost.STATS, Lost.DAILY}
+    assert _progress(local).restore(None, lambda: 0.0).lost == frozenset()  # said once
+    assert _progress(local).in_memory == frozenset()
+
+
+def test_a_newer_pages_statistics_are_never_written_over_and_count_here_in_memory() -> None:
+    local = MemoryStorage()
+    stats = json.dumps({**_older(), "version": TALLY_VERSION + 1, "ratings": {"elo": 1200}})
+    daily = _daily(version=DAILY_VERSION + 1)
+    local.data[KEY_STATS], local.data[KEY_DAILY] = stats, daily
+    progress = _progress(local)
+    assert progress.in_memory == {Lost.STATS, Lost.DAILY} and not progress.restore(None, lambda: 0.0).damaged
+    _first_move(progress)
+    assert progress.tally.played == 2 and progress.tally.open_games() == ("g1",)  # counted here...
+    assert progress.flush() and progress.reread().played == 2
+    progress.reset()
+    assert progress.tally.won == 0 and progress.daily == DailyRecord()
+    assert (local.data[KEY_STATS], local.data[KEY_DAILY]) == (stats, daily)  # ...never written over
+    del local.data[KEY_STATS]  # the newer record went (cleared): this tab's results are written again
+    assert progress.flush() and read_tally(local.data[KEY_STATS])[0] == progress.tally
+    assert progress.tally.played == 1 and progress.in_memory == {Lost.DAILY}

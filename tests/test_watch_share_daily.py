@@ -365,13 +365,19 @@ def test_the_daily_record_is_merged_read_against_an_allow_list_and_reset_with_th
     record = read_daily(text)[0]
     assert record == DailyRecord((DAY - timedelta(days=3), DAY), 1)
     head = '{"format": "freecell-daily", "version": 1, '
-    for bad in (head + '"won": ["2025-3-14"], "longest": 1}', head + '"won": ["2025-02-30"], "longest": 1}',
-                head + '"won": [], "longest": 1, "x": 1}',
-                head + '"won": ["2025-03-14", "2025-03-15"], "longest": 1}',  # a run of 2 is longer than 1
-                head + '"won": ["2025-03-14", "2025-03-14"], "longest": 1}',
-                '{"format": "freecell-daily", "version": 2, "won": [], "longest": 0}', "[]", "{", None, 5):
-        got, damaged = read_daily(bad)
-        assert got == DailyRecord() and damaged == (bad is not None)
+    march = (date(2025, 3, 14), date(2025, 3, 15))
+    # what is bad goes alone (a damaged day: said), the rest is kept; what is merely more than this
+    # page knows (a field, a newer version) or can be made right (a run longer than said) is no damage
+    for bad, want, damaged in [
+            (head + '"won": ["2025-3-14"], "longest": 1}', DailyRecord((), 1), True),
+            (head + '"won": ["2025-02-30", "2025-03-14"], "longest": 1}', DailyRecord(march[:1], 1), True),
+            (head + '"won": [], "longest": 1, "x": 1}', DailyRecord((), 1), False),
+            (head + '"won": ["2025-03-14", "2025-03-15"], "longest": 1}', DailyRecord(march, 2), False),
+            (head + '"won": ["2025-03-14", "2025-03-14"], "longest": 1}', DailyRecord(march[:1], 1), False),
+            ('{"format": "freecell-daily", "version": 2, "won": [], "longest": 0}', DailyRecord(), False),
+            ("[]", DailyRecord(), True), ("{", DailyRecord(), True), (None, DailyRecord(), False),
+            (5, DailyRecord(), True)]:
+        assert read_daily(bad) == (want, damaged), bad
     local = MemoryStorage()
     local.write(KEY_DAILY, text)
     s = page(local=local)

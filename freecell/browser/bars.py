@@ -108,6 +108,9 @@ class Bars:
             return
         self._placed[name] = key
         lane = layout.lane
+        # measured at the lane's width, not at the width it last floated at (a resize from upright)
+        el.style.removeProperty("left")
+        el.style.removeProperty("width")
         if lane is not None and layout.side:
             set_attr(el, "data-fit", "lane")
             if above is None:

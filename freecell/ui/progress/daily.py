@@ -15,6 +15,12 @@ never erase each other's wins; a win is counted once however often it is
 applied.  The streak is not stored: it is counted from the days won,
 backwards from today (or from yesterday while today's deal is still open).
 
+Reading it back (:func:`read_daily_stored`) keeps every sound day and drops
+only the bad ones (``damaged``); an unknown field is dropped without a
+word; a longest run shorter than the days show is raised to theirs.  A
+record of a newer page (a higher version) is read as far as this page
+understands it and never written over (``newer``).
+
 >>> from datetime import date
 >>> text = apply_win(None, date(2025, 3, 13)).text
 >>> record = apply_win(text, date(2025, 3, 14)).record
@@ -35,6 +41,7 @@ from ... import safejson
 from ...deals import daily_deal
 from ...game import Game
 from ..address.link import variant_id
+from .damage import is_newer, version_of
 
 KEY_DAILY = "freecell.daily"
 DAILY_FORMAT = "freecell-daily"
@@ -90,35 +97,53 @@ def _longest_run(days: tuple[date, ...]) -> int:
     return best
 
 
+@dataclass(frozen=True, slots=True)
+class DailyRead:
+    """A daily record read back (:func:`read_daily_stored`)."""
+
+    record: DailyRecord
+    damaged: bool = False  # a day won (or the longest run) was dropped: write the rest back, say so
+    newer: bool = False  # a newer page's record: ``record`` is what this page understands; never written
+
+
 def read_daily(text: object) -> tuple[DailyRecord, bool]:
-    """The record stored as ``text`` (``None``: none yet), and whether it was damaged (then fresh)."""
+    """The record stored as ``text`` (``None``: none yet), and whether it was damaged."""
+    read = read_daily_stored(text)
+    return read.record, read.damaged
+
+
+def read_daily_stored(text: object) -> DailyRead:
+    """The record stored as ``text`` (``None``: none yet): every sound day kept."""
     if text is None:
-        return DailyRecord(), False
+        return DailyRead(DailyRecord())
     try:
-        return _read(text), False
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
-        return DailyRecord(), True
+        data = safejson.load_record(text, DAILY_FORMAT, MAX_DAILY_CHARS, "the daily record", DailyLoadError)
+    except DailyLoadError:
+        return DailyRead(DailyRecord(), damaged=True)
+    newer = is_newer(data, DAILY_VERSION)
+    raw, longest = data.get("won"), data.get("longest")
+    bad = version_of(data) is None or not isinstance(raw, list)
+    days: set[date] = set()
+    for item in raw if isinstance(raw, list) else ():
+        day = _day(item)
+        bad = bad or day is None
+        if day is not None:
+            days.add(day)
+    won = tuple(sorted(days))[-MAX_DAYS:]
+    run = _longest_run(won)
+    if type(longest) is not int or not 0 <= longest <= len(won) + MAX_DAYS:
+        longest, bad = run, True
+    return DailyRead(DailyRecord(won, max(longest, run)), damaged=bad and not newer, newer=newer)
 
 
-def _read(text: object) -> DailyRecord:
-    data = safejson.load_record(text, DAILY_FORMAT, MAX_DAILY_CHARS, "the daily record", DailyLoadError,
-                                DAILY_VERSION)
-    if set(data) != {"format", "version", "won", "longest"}:
-        raise DailyLoadError("the daily record has missing or unknown fields")
-    raw, longest = data["won"], data["longest"]
-    if not isinstance(raw, list) or len(raw) > MAX_DAYS:
-        raise DailyLoadError("the days won are wrong")
-    if type(longest) is not int or not 0 <= longest <= 10**6:
-        raise DailyLoadError("the longest streak is wrong")
-    days = []
-    for item in raw:
-        if not isinstance(item, str) or not DAY_SHAPE.fullmatch(item):
-            raise DailyLoadError("a day won is wrong")
-        days.append(date.fromisoformat(item))
-    won = tuple(sorted(set(days)))
-    if len(won) != len(days) or longest < _longest_run(won) or longest > len(won) + MAX_DAYS:
-        raise DailyLoadError("the daily record does not add up")
-    return DailyRecord(won, longest)
+def _day(item: object) -> date | None:
+    """A day won as stored (``2025-03-14``), or ``None`` if it is not one."""
+    if not isinstance(item, str) or not DAY_SHAPE.fullmatch(item):
+        return None
+    try:
+        return date.fromisoformat(item)
+    except ValueError:
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,13 +151,15 @@ class AppliedDaily:
     text: str
     record: DailyRecord
     damaged: bool
+    newer: bool = False  # what is stored is a newer page's: never write ``text`` over it
 
 
 def apply_win(stored: object, day: date) -> AppliedDaily:
-    """The deal of ``day`` was won: merged into the record stored now (write ``text`` back at once)."""
-    record, damaged = read_daily(stored)
-    new = record.with_win(day)
-    return AppliedDaily(new.to_json(), new, damaged)
+    """The deal of ``day`` was won: merged into the record stored now (write ``text`` back at once,
+    unless ``newer``)."""
+    read = read_daily_stored(stored)
+    new = read.record.with_win(day)
+    return AppliedDaily(new.to_json(), new, read.damaged, read.newer)
 
 
 def daily_day(game: Game, today: date) -> date | None:

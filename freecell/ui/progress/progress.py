@@ -31,6 +31,12 @@ are kept for good, so each is said once.
 A result whose write failed (storage full or refused) is kept and written
 at the next chance (:meth:`Progress.flush`, at every save: after a move, the
 page hidden or closed), merged into what other tabs wrote, counted once.
+Statistics (or a record of the deal of the day) written by a newer page are
+never written over (:mod:`freecell.ui.progress.damage`): this tab's results
+are merged into them in memory only (:attr:`Progress.in_memory` says which).
+Damaged ones keep what could be read, written back at once; what the
+player lost is said once (:attr:`Restored.lost
+<freecell.ui.progress.saved_games.Restored.lost>`).
 
 Saving never raises: :meth:`Progress.save` says how it went (saved, failed,
 or conflict: another tab's newer moves of the same game stop the saving),
@@ -42,17 +48,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import date
 
 from ...game import Game
 from ..address.embed import HostEvent
 from ..address.link import variant_id
 from ..address.query import StartRequest
-from .daily import KEY_DAILY, DailyRecord, apply_win, daily_day, read_daily
+from .daily import KEY_DAILY, DailyRecord, daily_day, read_daily_stored
+from .damage import Lost
 from .keyvalue import KeyValue
-from .saved_games import Restored, SaveOutcome, SaveStore, Summary
-from .stats import KEY_STATS, Abandoned, Reset, Started, StatsEvent, Tally, Won, apply, read_tally, stats_key
+from .saved_games import GAME_LOST, Restored, SaveOutcome, SaveStore, Summary
+from .stats import KEY_STATS, Abandoned, Reset, Started, StatsEvent, Tally, Won, merge, read_stats, stats_key
 from .tips import KEY_TIPS, read_tips, tips_json
 
 FRESH, OPEN, DONE, WATCHED = "fresh", "open", "done", "watched"
@@ -77,13 +83,17 @@ class Progress:
         self.store = SaveStore(local, tab, writer=writer, new_id=new_id)
         self.wall = wall
         self.today = today  # the page's local date: the deal of the day is that date's
-        self.tally, self.stats_damaged = read_tally(local.read(KEY_STATS))
-        if self.stats_damaged:  # start them fresh now
+        stats = read_stats(local.read(KEY_STATS))
+        self.tally, self.stats_newer = stats.tally, stats.newer
+        self.lost: frozenset[Lost] = frozenset()  # what damaged statistics cost: said once, at restore
+        if stats.damaged:  # what could be read, written back now (the damage is said once)
             local.write(KEY_STATS, self.tally.to_json())
-        self.daily, daily_damaged = read_daily(local.read(KEY_DAILY))
-        if daily_damaged:
+            self.lost |= {Lost.STATS}
+        daily = read_daily_stored(local.read(KEY_DAILY))
+        self.daily, self.daily_newer = daily.record, daily.newer
+        if daily.damaged:
             local.write(KEY_DAILY, self.daily.to_json())
-            self.stats_damaged = True
+            self.lost |= {Lost.DAILY}
         self.state = FRESH
         self.left: str | None = None  # the game this tab left for a new deal, kept in the list
         self.left_replayed = False  # that game was left for a replay of it: gone at the first move
@@ -97,18 +107,28 @@ class Progress:
     def game_id(self) -> str | None:
         return self.store.game_id
 
+    @property
+    def in_memory(self) -> frozenset[Lost]:
+        """The records a newer page wrote (statistics, deal of the day): this tab's results are kept
+        in memory only, never written over them."""
+        return frozenset({Lost.STATS} if self.stats_newer else ()) | \
+            frozenset({Lost.DAILY} if self.daily_newer else ())
+
     def restore(self, request: StartRequest | None, clock: Callable[[], float]) -> Restored:
-        """The game this tab had, or the most recent unfinished one, or the one the address asks for."""
-        damaged = self.store.migrate(self.wall(), clock)
-        restored = self.store.restore(request, clock)
-        return replace(restored, damaged=restored.damaged or damaged or self.stats_damaged)
+        """The game this tab had, or the most recent unfinished one, or the one the address asks for.
+
+        Its ``lost`` also names the statistics, or the deal of the day's record, if they were damaged.
+        """
+        migrated = GAME_LOST if self.store.migrate(self.wall(), clock) else frozenset()
+        restored = self.store.restore(request, clock, now=self.wall())
+        return restored.losing(migrated | self.lost)
 
     def unfinished(self) -> list[Summary]:
         return self.store.unfinished()
 
     def resume(self, game_id: str, clock: Callable[[], float]) -> Restored | None:
         """Bring a kept game onto this tab (the list's Open, the other-tab notice's button)."""
-        return self.store.resume(game_id, clock)
+        return self.store.resume(game_id, clock, self.wall())
 
     def forget_left(self) -> None:
         """The game left is on the table again: Undo no longer goes back to it."""
@@ -224,19 +244,27 @@ class Progress:
         A write that fails keeps the events for the next chance (the next
         save, the page hidden or closed); merging is by game id (a game
         starts, is won or abandoned once), so each counts exactly once, and
-        whatever other tabs wrote in between is kept.
+        whatever other tabs wrote in between is kept.  Statistics of a newer
+        page are not written over: the events stay here, merged into them
+        in memory at each change.
         """
-        text: object = self.local.read(KEY_STATS)
-        tally = self.tally
-        for change in self._unwritten:
-            applied = apply(text, change)
-            text, tally = applied.text, applied.tally
-        self.tally = tally
-        if not self.local.write(KEY_STATS, str(text)):
+        if self._merge_stats():
+            return True
+        if not self.local.write(KEY_STATS, self.tally.to_json()):
             self.stats_failed = True
             return False
         self._unwritten.clear()
         return True
+
+    def _merge_stats(self) -> bool:
+        """The statistics stored now with this tab's unwritten events, as :attr:`tally`; whether a
+        newer page wrote them."""
+        stored = read_stats(self.local.read(KEY_STATS))
+        tally = stored.tally
+        for change in self._unwritten:
+            tally = merge(tally, change)[0]
+        self.tally, self.stats_newer = tally, stored.newer
+        return stored.newer
 
     def flush(self) -> bool:
         """Write the results a failed write kept back (statistics, deal of the day); whether all went."""
@@ -252,7 +280,8 @@ class Progress:
         self._unwritten_days.clear()
         self._count(Reset())
         self.daily = DailyRecord()
-        if not self.local.write(KEY_DAILY, self.daily.to_json()):
+        self.daily_newer = read_daily_stored(self.local.read(KEY_DAILY)).newer
+        if not self.daily_newer and not self.local.write(KEY_DAILY, self.daily.to_json()):
             self.stats_failed = True
 
     def _daily_won(self, day: date) -> None:
@@ -260,27 +289,29 @@ class Progress:
         self._write_daily()
 
     def _write_daily(self) -> bool:
-        text: object = self.local.read(KEY_DAILY)
-        for day in self._unwritten_days:
-            applied = apply_win(text, day)
-            text, self.daily = applied.text, applied.record
-        if not self.local.write(KEY_DAILY, str(text)):
+        """As :meth:`_write_stats`, for the days whose deal of the day was won."""
+        if self._merge_daily():
+            return True
+        if not self.local.write(KEY_DAILY, self.daily.to_json()):
             self.stats_failed = True
             return False
         self._unwritten_days.clear()
         return True
 
+    def _merge_daily(self) -> bool:
+        stored = read_daily_stored(self.local.read(KEY_DAILY))
+        record = stored.record
+        for day in self._unwritten_days:
+            record = record.with_win(day)
+        self.daily, self.daily_newer = record, stored.newer
+        return stored.newer
+
     def reread_daily(self) -> DailyRecord:
         """Another tab changed the record of the deal of the day: read it again."""
-        self.daily = read_daily(self.local.read(KEY_DAILY))[0]
+        self._merge_daily()
         return self.daily
 
     def reread(self) -> Tally:
         """Another tab changed the statistics: read them again (for the panel)."""
-        text: object = self.local.read(KEY_STATS)
-        tally = read_tally(text)[0]
-        for change in self._unwritten:  # what this tab could not write yet still counts here
-            applied = apply(text, change)
-            text, tally = applied.text, applied.tally
-        self.tally = tally
+        self._merge_stats()  # what this tab could not write yet still counts here
         return self.tally

@@ -43,13 +43,15 @@ from .save_format import (
     UNDO,
     Head,
     History,
+    NewerSaveError,
     SaveFormatError,
+    chunk_key,
+    chunk_records,
     chunks_of,
     head_key,
     parse_key,
     read_head,
     records_of,
-    split_chunk,
 )
 from .stats import stats_key
 
@@ -153,14 +155,13 @@ class SaveEntries:
         self._nothing_to_free = False
 
     def read_records(self, head: Head) -> tuple[list[str], bool]:
-        """The records ``head`` counts, as stored, and whether some are missing or unreadable."""
-        records: list[str] = []
-        for index in range(math.ceil(head.n / CHUNK)):
-            try:
-                records += split_chunk(self.local.read(head.chunk(index)))
-            except SaveFormatError:
-                return records[:head.n], True
-        return records[:head.n], len(records) < head.n
+        """The records ``head`` counts, as stored, and whether some are missing or unreadable.
+
+        A damaged chunk keeps its records before the damage, and the
+        reading stops there (so does a chunk short of :data:`CHUNK` records
+        before the last one).
+        """
+        return generation_records(self.local, head.key, head.gen, head.n)
 
     def summaries(self) -> list[Summary]:
         """Every saved game that can be read, the most recently played first."""
@@ -176,7 +177,10 @@ class SaveEntries:
         return None
 
     def heads(self) -> list[Summary | str]:
-        """A summary of every saved game's head; the key where a head cannot be read."""
+        """A summary of every saved game's head; the key where a head is damaged.
+
+        A newer page's head is neither: it is not this page's to list, use or remove.
+        """
         out: list[Summary | str] = []
         keys = self.local.keys()
         for key in keys:
@@ -185,6 +189,8 @@ class SaveEntries:
                 continue
             try:
                 out.append(Summary.of(read_head(self.local.read(key), key)))
+            except NewerSaveError:
+                continue
             except SaveFormatError:
                 out.append(key)
         return out
@@ -275,11 +281,11 @@ class SaveEntries:
         return bool(won) and self.local.write(key, text)
 
     def _make_room(self, own: str) -> tuple[Summary, ...]:
-        """Room for one more unfinished game: the oldest beyond the limit go (named), and old won ones."""
+        """Room for one more unfinished game: the oldest beyond the limit go (named), and old won ones.
+
+        A head that cannot be read stays (a newer page's, or a damaged one the next load rebuilds).
+        """
         entries = self.heads()
-        for key in entries:
-            if isinstance(key, str):
-                self.remove(key)  # a head that cannot be read: nothing in it can be used
         games = sorted((s for s in entries if isinstance(s, Summary) and s.id != own),
                        key=lambda s: (s.played, s.rev, s.id), reverse=True)
         unfinished = [s for s in games if not s.won]
@@ -319,6 +325,18 @@ def _same(game: Game, head: Head, redo: int) -> bool:
     return (game.moves, redo, game.cards_home(), game.is_won(), game.auto_move, game.rules,
             round(game.elapsed(), 1)) == \
         (head.moves, head.redo, head.home, head.won, head.auto_move, head.rules, round(head.elapsed, 1))
+
+
+def generation_records(local: KeyValue, key: str, gen: int, n: int) -> tuple[list[str], bool]:
+    """Up to ``n`` records of generation ``gen`` of the game whose head is under ``key``, read from
+    its chunks in order, and whether fewer could be read (a chunk missing, damaged or short)."""
+    records: list[str] = []
+    for index in range(math.ceil(n / CHUNK)):
+        got, whole = chunk_records(local.read(chunk_key(key, gen, index)))
+        records += got
+        if not whole or len(records) < min(n, (index + 1) * CHUNK):
+            break
+    return records[:n], len(records) < n
 
 
 def all_records(slot: Slot) -> list[str]:

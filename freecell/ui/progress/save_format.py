@@ -33,9 +33,12 @@ Why this shape:
   the next generation (its chunks first, then the head that names it, then
   the old chunks go), so a torn compaction leaves the old generation whole.
 
-Everything read is checked (:func:`read_head`, :func:`split_chunk`) and
+Everything read is checked (:func:`read_head`, :func:`chunk_records`) and
 every turn is replayed through the engine (:func:`replay_records`): the longest
-legal prefix is kept and the rest reported as damage.
+legal prefix is kept (a chunk's records before a damaged one too) and the
+rest reported as damage.  A head of a newer page (a higher version, or
+fields this page does not know) raises :class:`NewerSaveError`: that game
+is left as it is, neither used nor written over.
 
 What a tab remembers of the game it plays (:class:`TabMemory`, format
 ``freecell-tab``) is one JSON entry of the tab's own store, under
@@ -64,6 +67,7 @@ from ...position import BoardError, Position
 from ...rules import Rules
 from ...variants import VARIANTS
 from ..address.link import starts_at_deal
+from .damage import is_newer, version_of
 from .keyvalue import StoredDataError
 
 PREFIX = "freecell.save."
@@ -89,6 +93,11 @@ _HEAD_FIELDS = frozenset({"format", "version", "id", "variant", "deal", "board",
 
 class SaveFormatError(ValueError):
     """A stored head or chunk that cannot be used."""
+
+
+class NewerSaveError(SaveFormatError):
+    """A head written by a newer page (a higher version, or fields this page does not know): this
+    page neither uses it nor writes over or removes it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,10 +203,11 @@ def read_head(text: object, key: str | None = None) -> Head:
 
 
 def _read_head(text: object, key: str | None) -> Head:
-    data = safejson.load_record(text, HEAD_FORMAT, MAX_HEAD_CHARS, "the saved game's head", SaveFormatError,
-                                HEAD_VERSION)
-    if set(data) - _HEAD_FIELDS:
-        raise SaveFormatError("the saved game's head has unknown fields")
+    data = safejson.load_record(text, HEAD_FORMAT, MAX_HEAD_CHARS, "the saved game's head", SaveFormatError)
+    if is_newer(data, HEAD_VERSION) or (version_of(data) == HEAD_VERSION and set(data) - _HEAD_FIELDS):
+        raise NewerSaveError("the saved game's head was written by a newer page")
+    if version_of(data) != HEAD_VERSION:
+        raise SaveFormatError("the saved game's head has no version this page reads")
     game_id = data.get("id")
     if not isinstance(game_id, str) or not ID_SHAPE.fullmatch(game_id):
         raise SaveFormatError("the saved game's id is wrong")
@@ -251,14 +261,22 @@ def _number(value: object, top: float) -> float:
     return float(value)
 
 
-def split_chunk(text: object) -> list[str]:
-    """The records of a stored chunk; :class:`SaveFormatError` if it is not one."""
+def chunk_records(text: object) -> tuple[list[str], bool]:
+    """The records of a stored chunk up to the first that is not one, and whether that was all of it.
+
+    A chunk cut short (``1a 2b 3c 4``: its last record torn) keeps the
+    records before the damage; one missing or too large keeps none.
+
+    >>> chunk_records("58 6a 82x2"), chunk_records("58 6a 8"), chunk_records(None)
+    ((['58', '6a', '82x2'], True), (['58', '6a'], False), ([], False))
+    """
     if not isinstance(text, str) or not 0 < len(text) <= MAX_CHUNK_CHARS:
-        raise SaveFormatError("a saved chunk is missing or too large")
+        return [], False
     records = text.split(" ")
-    if len(records) > CHUNK or not all(_RECORD.fullmatch(r) for r in records):
-        raise SaveFormatError("a saved chunk holds something that is not a record")
-    return records
+    good = 0
+    while good < min(len(records), CHUNK) and _RECORD.fullmatch(records[good]):
+        good += 1
+    return records[:good], good == len(records)
 
 
 def start_game(head: Head, clock: Callable[[], float] = time.monotonic) -> Game:

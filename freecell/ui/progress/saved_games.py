@@ -29,6 +29,10 @@ what one tab plays in a second store (``sessionStorage``), so that:
   offers :meth:`SaveStore.resume` of that game, which brings the newer
   moves here; :meth:`SaveStore.fork` keeps this tab's moves as a game of
   their own instead).  :meth:`SaveStore.changed` reads a storage event's key.
+- what cannot be read is never destroyed for that alone: a newer page's
+  head is left as it is, not used; a damaged one is rebuilt from its key
+  and chunks at load (:meth:`SaveStore.repair`, :mod:`.save_repair`), and
+  :attr:`Restored.lost` says what the player lost.
 
 Time is passed in: ``now`` is the wall clock (the page's ``Date.now()``,
 milliseconds), kept as "last played"; ``clock`` is the monotonic clock a
@@ -59,6 +63,7 @@ from ...position import BoardError, Position
 from ...rules import FREECELL
 from ...variants import VARIANTS
 from ..address.query import StartRequest
+from .damage import Lost
 from .keyvalue import KeyValue, MemoryStorage, StoredDataError
 from .legacy import KEY_GAME, LEGACY_ID, load_game
 from .save_entries import (
@@ -73,7 +78,6 @@ from .save_entries import (
     random_id,
 )
 from .save_format import (
-    CHUNK,
     ID_SHAPE,
     KEY_TAB,
     Head,
@@ -81,11 +85,10 @@ from .save_format import (
     TabMemory,
     new_head,
     parse_key,
-    read_head,
     records_of,
-    replay_records,
     start_game,
 )
+from .save_repair import load
 from .settings import KEY_SETTINGS
 from .stats import KEY_STATS
 
@@ -112,13 +115,24 @@ class Restored:
 
     ``game``: the game for the table (``None``: nothing to bring back; the
     page deals one and calls :meth:`SaveStore.start`); ``resumed``: it came
-    from storage with its history; ``damaged``: something stored could not
-    be used (the page says so once).
+    from storage with its history; ``lost``: what the player could see that
+    stored damage made the page drop or start over (the page says so once).
     """
 
     game: Game | None
     resumed: bool = False
-    damaged: bool = False
+    lost: frozenset[Lost] = frozenset()
+
+    @property
+    def damaged(self) -> bool:
+        """Something the player could see was lost to damaged storage."""
+        return bool(self.lost)
+
+    def losing(self, lost: frozenset[Lost]) -> Restored:
+        return replace(self, lost=self.lost | lost)
+
+
+GAME_LOST = frozenset({Lost.GAME})
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,77 +247,85 @@ class SaveStore:
 
     # --- opening -------------------------------------------------------------------
     def restore(self, request: StartRequest | None = None, clock: Callable[[], float] = time.monotonic,
-                busy: Collection[str] = ()) -> Restored:
+                busy: Collection[str] = (), now: float = 0.0) -> Restored:
         """The game for this tab as the page opens: see the module's docstring.
 
         ``request`` is what the address asks for (a request with an error
         asks for nothing); ``busy``: ids of games other tabs are known to
-        play, not taken by a plain address.  The game returned is this tab's
-        from now on.
+        play, not taken by a plain address; ``now``: the wall clock, the
+        "last played" of a game rebuilt (:meth:`repair`).  The game returned
+        is this tab's from now on.
         """
-        memo, damaged = self._read_memory()
+        lost = self.repair(clock, now)
+        memo = self._read_memory()
         wanted = None
         if request is not None and request.error is None and (request.deal is not None
                                                                or request.board is not None):
             wanted = _Wanted(request.variant or "freecell", request.deal, request.board)
         if memo is not None and (wanted is None or wanted.matches(memo.variant, memo.deal, memo.board)):
-            got = self._open_memory(memo, clock)
+            got = self._open_memory(memo, clock, now)
             if got is not None and got.game is not None:
-                return replace(got, damaged=got.damaged or damaged)
-            damaged = damaged or (got is not None and got.damaged)
+                return got.losing(lost)
+            lost |= frozenset() if got is None else got.lost
         if wanted is not None:
             found = self.find(wanted.deal, wanted.variant, wanted.board, busy)
-            got = None if found is None else self.resume(found.id, clock)
+            got = None if found is None else self.resume(found.id, clock, now)
             if got is not None and got.game is not None:
-                return replace(got, damaged=got.damaged or damaged)
-            damaged = damaged or (got is not None and got.damaged)
+                return got.losing(lost)
+            lost |= frozenset() if got is None else got.lost
             if wanted.board is not None:
                 game = Game(position=wanted.board, variant=wanted.variant, clock=clock)
             else:
                 game = Game(wanted.deal, variant=wanted.variant, clock=clock)
             self.start(game)
-            return Restored(game, damaged=damaged)
+            return Restored(game, lost=lost)
         for s in self.unfinished():
             if s.id not in busy:
-                got = self.resume(s.id, clock)
+                got = self.resume(s.id, clock, now)
                 if got is not None and got.game is not None:
-                    return replace(got, damaged=got.damaged or damaged)
-                damaged = damaged or (got is not None and got.damaged)
-        return Restored(None, damaged=damaged)
+                    return got.losing(lost)
+                lost |= frozenset() if got is None else got.lost
+        return Restored(None, lost=lost)
 
-    def resume(self, game_id: str, clock: Callable[[], float] = time.monotonic) -> Restored | None:
+    def repair(self, clock: Callable[[], float] = time.monotonic, now: float = 0.0) -> frozenset[Lost]:
+        """Rebuild every damaged head from its key and chunks (:mod:`.save_repair`), so that its game
+        is listed again; drop what cannot be.  What the player lost (:attr:`Lost.GAME`, or nothing).
+
+        A newer page's head is left as it is; so is a damaged one whose repair could not be written
+        (storage full): the next load tries again.
+        """
+        lost: frozenset[Lost] = frozenset()
+        for key in self.entries.heads():
+            if isinstance(key, str):
+                got = load(self.entries, key, clock, now)
+                lost |= GAME_LOST if got is not None and got.damaged else frozenset()
+        return lost
+
+    def resume(self, game_id: str, clock: Callable[[], float] = time.monotonic,
+               now: float = 0.0) -> Restored | None:
         """Bring the stored game ``game_id`` onto this tab (also: "reload that game here").
 
-        ``None`` if there is no such game.  A damaged history keeps its
-        longest legal prefix (``damaged``); a head that cannot be read at all
-        gives its deal started over (``damaged``), or nothing for a board.
-        Either way the entry is written anew, so the damage is reported once.
+        ``None`` if there is no such game, or a newer page wrote it (left
+        as it is, not used here).  A damaged history keeps its longest legal
+        prefix; a damaged head is rebuilt from its key and chunks
+        (:mod:`.save_repair`), or the game is dropped if it cannot be (a
+        board); either way ``lost`` says so, and the entry is written anew,
+        so the damage is reported once.
         """
         key = self.entries.key_of(game_id)
         if key is None:
             return None
-        text = self.local.read(key)
-        try:
-            head = read_head(text, key)
-        except SaveFormatError:
-            return self._start_over(key, clock)
-        records, damaged = self.entries.read_records(head)
-        try:
-            game, history, played = replay_records(head, records, clock)
-        except SaveFormatError:
-            return self._start_over(key, clock)
-        damaged = damaged or played < head.n
-        slot = Slot(game, head, history, text, tail=records[head.n - head.n % CHUNK:], played=damaged,
-                    watched=head.watched)
-        self._slot = slot
+        got = load(self.entries, key, clock, now)
+        if got is None:
+            return None
+        if got.slot is None:
+            return Restored(None, lost=GAME_LOST)
+        self._slot = slot = got.slot
         self._remember()
-        live = len(history.turns) + len(history.redo)
-        if damaged or head.n > 2 * live + COMPACT_SLACK:  # write it anew: repaired, or compacted
+        live = len(slot.history.turns) + len(slot.history.redo)
+        if not got.damaged and slot.head.n > 2 * live + COMPACT_SLACK:  # compacted at the next move
             slot.pending, slot.rewrite = all_records(slot), True
-            if damaged:  # repaired now, so that the damage is said once; compacted at the next move
-                self.entries.write(slot, head.played)
-        self.entries.collect(head)
-        return Restored(game, resumed=True, damaged=damaged)
+        return Restored(slot.game, resumed=True, lost=GAME_LOST if got.damaged else frozenset())
 
     def start(self, game: Game) -> Left:
         """``game`` (a new deal, a board, a link's game) is this tab's from now on.
@@ -435,19 +457,17 @@ class SaveStore:
             h = slot.head
             self.tab.write(KEY_TAB, TabMemory(h.id, h.variant, h.deal, h.board).to_json())
 
-    def _read_memory(self) -> tuple[TabMemory | None, bool]:
-        text = self.tab.read(KEY_TAB)
-        if text is None:
-            return None, False
+    def _read_memory(self) -> TabMemory | None:
+        """The tab's memory; unreadable, it is none (the games are all in the list: nothing is lost)."""
         try:
-            return TabMemory.from_json(text), False
+            return TabMemory.from_json(self.tab.read(KEY_TAB))
         except StoredDataError:
-            return None, True
+            return None
 
-    def _open_memory(self, memo: TabMemory, clock: Callable[[], float]) -> Restored | None:
+    def _open_memory(self, memo: TabMemory, clock: Callable[[], float], now: float) -> Restored | None:
         """The tab's own game: from storage if it was saved, else its start again (same id)."""
         if self.entries.key_of(memo.id) is not None:
-            return self.resume(memo.id, clock)
+            return self.resume(memo.id, clock, now)
         head = Head(memo.id, memo.variant, memo.deal, memo.board,
                     VARIANTS[memo.variant].rules if memo.variant else FREECELL)
         try:
@@ -457,14 +477,3 @@ class SaveStore:
         self._slot = self._new_slot(memo.id, game)
         self._remember()
         return Restored(game)
-
-    def _start_over(self, key: str, clock: Callable[[], float]) -> Restored:
-        """A head that cannot be read: its deal (named by the key) starts over, under the same id."""
-        parsed = parse_key(key)
-        self.entries.remove(key)
-        if parsed is None or parsed.deal is None or parsed.variant not in VARIANTS:
-            return Restored(None, damaged=True)
-        game = Game(parsed.deal, variant=parsed.variant, clock=clock)
-        self._slot = self._new_slot(parsed.id, game)
-        self._remember()
-        return Restored(game, damaged=True)

@@ -8,10 +8,14 @@ and one field per control: a check box's true or false, a list's value or
 null for its default (for the language: the browser's own).
 
 Reading it back (:func:`load_settings`) recovers field by field: a field of
-the wrong type or value, or one that is not known, is dropped and its
-default stays; a text that is not settings of this version at all raises
-:class:`~freecell.ui.progress.keyvalue.StoredDataError`.  An older page's
-``"winnable-only": true`` is read as the deal source ``"winnable"``.
+the wrong type or value is dropped and its default stays (said: damaged);
+one that is not known is dropped without a word; a text that is not
+settings at all (or of no version this page ever wrote) raises
+:class:`~freecell.ui.progress.keyvalue.StoredDataError`.  Settings of a
+newer page (a higher version) keep the fields this page understands, and
+are never written over: :meth:`Settings.to_json` gives their stored text
+back as it was, so a change made here lives in this tab only.  An older
+page's ``"winnable-only": true`` is read as the deal source ``"winnable"``.
 
     >>> s = Settings().with_flag("score", True).with_choice("theme", "light")
     >>> load_settings(s.to_json()) == (s, False)
@@ -23,11 +27,12 @@ default stays; a text that is not settings of this version at all raises
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ... import safejson
 from ...deals import DEAL_SOURCES
 from ...variants import VARIANTS
+from .damage import is_newer, version_of
 from .keyvalue import StoredDataError
 
 KEY_SETTINGS = "freecell.settings"
@@ -72,6 +77,7 @@ class Settings:
 
     flags: tuple[tuple[str, bool], ...] = tuple(FLAG_SETTINGS.items())
     choices: tuple[tuple[str, str | None], ...] = tuple((k, None) for k in CHOICE_SETTINGS)
+    newer: str | None = None  # read from a newer page's stored text, which is never written over
 
     def flag(self, name: str) -> bool:
         return dict(self.flags).get(name, FLAG_SETTINGS.get(name, False))
@@ -91,15 +97,18 @@ class Settings:
         """These settings with one check box changed (an unknown name changes nothing)."""
         if name not in FLAG_SETTINGS or not isinstance(value, bool):
             return self
-        return Settings(tuple((k, value if k == name else v) for k, v in self.flags), self.choices)
+        return replace(self, flags=tuple((k, value if k == name else v) for k, v in self.flags))
 
     def with_choice(self, name: str, value: str | None) -> Settings:
         """These settings with one choice changed (a value not allowed changes nothing)."""
         if name not in CHOICE_SETTINGS or (value is not None and value not in CHOICE_SETTINGS[name]):
             return self
-        return Settings(self.flags, tuple((k, value if k == name else v) for k, v in self.choices))
+        return replace(self, choices=tuple((k, value if k == name else v) for k, v in self.choices))
 
     def to_json(self) -> str:
+        """The stored text; for settings read from a newer page's, that text as it was (not written over)."""
+        if self.newer is not None:
+            return self.newer
         data: dict[str, object] = {"format": SETTINGS_FORMAT, "version": SETTINGS_VERSION}
         data.update(self.flags)
         data.update(self.choices)
@@ -109,14 +118,19 @@ class Settings:
 def load_settings(text: object) -> tuple[Settings, bool]:
     """Settings from their stored text, and whether anything had to be dropped.
 
-    A field of the wrong type or value, or one that is not known, is dropped
-    (its default stays); a text that is not settings of this version at all
-    raises :class:`StoredDataError`.
+    A field of the wrong type or value is dropped (its default stays:
+    ``True``); one that is not known is dropped without a word; a newer
+    page's settings keep what this page understands (never ``True``: what
+    looks wrong here may be right there), and remember their text
+    (:attr:`Settings.newer`).  A text that is not settings, or of a version
+    no page wrote, raises :class:`StoredDataError`.
     """
-    data = safejson.load_record(text, SETTINGS_FORMAT, MAX_SETTINGS_CHARS, "the settings", StoredDataError,
-                                SETTINGS_VERSION)
-    damaged = bool(set(data) - {"format", "version", *FLAG_SETTINGS, *CHOICE_SETTINGS, *LEGACY_SETTINGS})
-    settings = Settings()
+    data = safejson.load_record(text, SETTINGS_FORMAT, MAX_SETTINGS_CHARS, "the settings", StoredDataError)
+    newer = is_newer(data, SETTINGS_VERSION)
+    if not newer and version_of(data) != SETTINGS_VERSION:
+        raise StoredDataError(f"the settings have version {data.get('version')!r}")
+    damaged = False
+    settings = Settings(newer=text if newer and isinstance(text, str) else None)
     if "winnable-only" in data:  # an older page's check box: New deal from the winnable deals
         old = data["winnable-only"]
         if not isinstance(old, bool):
@@ -137,4 +151,4 @@ def load_settings(text: object) -> tuple[Settings, bool]:
                 settings = settings.with_choice(name, value)
             else:
                 damaged = True
-    return settings, damaged
+    return settings, damaged and not newer

@@ -36,10 +36,16 @@ counted once.
 The stored form (:data:`KEY_STATS`) is ``{"format": "freecell-stats",
 "version": 2, "played", "won", "streak", "longest", "best_score", "open":
 [[id, key], ...], "deals": {...}}``.  Everything read is checked against an
-allow-list; what cannot be used starts fresh (:func:`read_tally` says it was
-damaged).  Older pages wrote version 1, one tab's statistics whole, with one
-``"open"`` deal key: it is read too, its open game becoming the one of id
-``v1`` (the id the older pages' saved game is moved to).
+allow-list, field by field and entry by entry (:func:`read_stats`): a count
+of the wrong type or range, a bad open game or deal record is dropped and
+the rest kept (counts that do not add up are raised to what the others
+prove: at least as many games as wins); ``damaged`` then says the player
+lost something.  An unknown field is dropped without a word.  Statistics
+of a newer page (a higher version) are read as far as this page
+understands them and never written over (``newer``).  Older pages wrote
+version 1, one tab's statistics whole, with one ``"open"`` deal key: it is
+read too, its open game becoming the one of id ``v1`` (the id the older
+pages' saved game is moved to).
 """
 
 from __future__ import annotations
@@ -48,10 +54,10 @@ import json
 import math
 import re
 from dataclasses import dataclass, replace
-from typing import Any
 
 from ... import safejson
 from ...rules import FREECELL, Rules
+from .damage import is_newer, version_of
 from .legacy import LEGACY_ID
 from .save_format import ID_SHAPE
 
@@ -109,17 +115,6 @@ class DealRecord:
 
     best_seconds: int
     fewest_moves: int
-
-
-def _count(value: object, name: str) -> int:
-    if type(value) is not int or not 0 <= value <= MAX_COUNT:
-        raise StatsLoadError(f"{name} must be a whole number from 0 to {MAX_COUNT}")
-    return value
-
-
-def _check_key(key: object) -> None:
-    if not isinstance(key, str) or not KEY_SHAPE.fullmatch(key):
-        raise StatsLoadError("a deal key is wrong")
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,13 +187,23 @@ class Tally:
 
 
 @dataclass(frozen=True, slots=True)
+class StatsRead:
+    """Statistics read back (:func:`read_stats`)."""
+
+    tally: Tally
+    damaged: bool = False  # something the player would see was dropped: write the rest back, say so
+    newer: bool = False  # a newer page's statistics: ``tally`` is what this page understands; never written
+
+
+@dataclass(frozen=True, slots=True)
 class Applied:
     """What :func:`apply` gives: the text to write back, the value, and whether the change counted."""
 
     text: str
     tally: Tally
     counted: bool  # False: the change changed nothing (a game won twice, one not started, ...)
-    damaged: bool  # what was stored could not be read and was started fresh
+    damaged: bool  # what was stored was damaged: only what could be read was kept
+    newer: bool = False  # what is stored is a newer page's: never write ``text`` over it
 
 
 def merge(tally: Tally, change: StatsEvent) -> tuple[Tally, bool]:
@@ -240,76 +245,93 @@ def merge(tally: Tally, change: StatsEvent) -> tuple[Tally, bool]:
 
 
 def read_tally(text: object) -> tuple[Tally, bool]:
-    """The statistics stored as ``text`` (``None``: none yet), and whether they were damaged (then fresh)."""
+    """The statistics stored as ``text`` (``None``: none yet), and whether they were damaged."""
+    read = read_stats(text)
+    return read.tally, read.damaged
+
+
+def read_stats(text: object) -> StatsRead:
+    """The statistics stored as ``text`` (``None``: none yet): every sound field and entry kept."""
     if text is None:
-        return Tally(), False
+        return StatsRead(Tally())
     try:
-        return _read_tally(text), False
+        data = safejson.load_record(text, STATS_FORMAT, MAX_STATS_CHARS, "the statistics", StatsLoadError)
     except StatsLoadError:
-        return Tally(), True
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
-        return Tally(), True
+        return StatsRead(Tally(), damaged=True)
+    newer = is_newer(data, TALLY_VERSION)
+    version = version_of(data)
+    counts: dict[str, int] = {}
+    bad = version is None
+    for name in COUNTS:
+        value = data.get(name)
+        counts[name] = value if type(value) is int and 0 <= value <= MAX_COUNT else 0
+        bad = bad or type(value) is not int or counts[name] != value
+    # what the others prove: a streak is part of the longest, the longest of the wins, wins are games
+    longest = max(counts["longest"], counts["streak"])
+    won = max(counts["won"], longest)
+    played = max(counts["played"], won)
+    bad = bad or (played, won, longest) != (counts["played"], counts["won"], counts["longest"])
+    legacy = version == LEGACY_VERSION
+    opened, open_bad = _read_legacy_open(data.get("open")) if legacy else _read_open(data.get("open"))
+    deals, deals_bad = _read_deals(data.get("deals"))
+    tally = Tally(played, won, counts["streak"], longest, counts["best_score"], opened, deals)
+    return StatsRead(tally, damaged=(bad or open_bad or deals_bad) and not newer, newer=newer)
 
 
 def apply(stored: object, change: StatsEvent) -> Applied:
     """Apply ``change`` to the statistics stored now (their text, or ``None``); never raises.
 
-    Write :attr:`Applied.text` back at once.  Damaged statistics start
-    fresh (``damaged``), with the change applied.
+    Write :attr:`Applied.text` back at once, unless :attr:`Applied.newer`
+    (a newer page's statistics: keep the result in memory).  Damaged
+    statistics keep what could be read (``damaged``), with the change applied.
     """
-    tally, damaged = read_tally(stored)
-    new, counted = merge(tally, change)
-    return Applied(new.to_json(), new, counted, damaged)
+    read = read_stats(stored)
+    new, counted = merge(read.tally, change)
+    return Applied(new.to_json(), new, counted, read.damaged, read.newer)
 
 
-def _read_tally(text: object) -> Tally:
-    data = safejson.load_record(text, STATS_FORMAT, MAX_STATS_CHARS, "the statistics", StatsLoadError)
-    version = data.get("version")
-    if type(version) is not int or version not in (LEGACY_VERSION, TALLY_VERSION):
-        raise StatsLoadError(f"the statistics have version {version!r}")
-    known = {"format", "version", "played", "won", "streak", "longest", "best_score", "open", "deals"}
-    if set(data) != known:
-        raise StatsLoadError("the statistics have missing or unknown fields")
-    counts = {name: _count(data[name], name) for name in ("played", "won", "streak", "longest", "best_score")}
-    if not counts["won"] <= counts["played"] or not counts["streak"] <= counts["longest"] <= counts["won"]:
-        raise StatsLoadError("the statistics do not add up")
-    opened = _read_legacy_open(data["open"]) if version == LEGACY_VERSION else _read_open(data["open"])
-    return Tally(open=opened, deals=_read_deals(data["deals"]), **counts)
+COUNTS = ("played", "won", "streak", "longest", "best_score")
 
 
-def _read_legacy_open(raw: object) -> tuple[tuple[str, str], ...]:
-    """Version 1's one open game, a deal key or null: the game of id :data:`LEGACY_ID`."""
+def _sound_key(key: object) -> bool:
+    return isinstance(key, str) and KEY_SHAPE.fullmatch(key) is not None
+
+
+def _read_legacy_open(raw: object) -> tuple[tuple[tuple[str, str], ...], bool]:
+    """Version 1's one open game, a deal key or null: the game of id :data:`LEGACY_ID`; and whether bad."""
     if raw is None:
-        return ()
-    _check_key(raw)
-    return ((LEGACY_ID, str(raw)),)
+        return (), False
+    if not _sound_key(raw):
+        return (), True
+    return ((LEGACY_ID, str(raw)),), False
 
 
-def _read_open(raw: Any) -> tuple[tuple[str, str], ...]:
-    if not isinstance(raw, list) or len(raw) > MAX_OPEN:
-        raise StatsLoadError("the open games are wrong")
-    opened: list[tuple[str, str]] = []
+def _read_open(raw: object) -> tuple[tuple[tuple[str, str], ...], bool]:
+    """The sound open games (the newest :data:`MAX_OPEN`, each id once), and whether some were bad."""
+    if not isinstance(raw, list):
+        return (), True
+    opened: dict[str, str] = {}
+    bad = len(raw) > MAX_OPEN
     for item in raw:
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
-                and ID_SHAPE.fullmatch(item[0])):
-            raise StatsLoadError("an open game is wrong")
-        _check_key(item[1])
-        opened.append((item[0], item[1]))
-    if len({g for g, _ in opened}) != len(opened):
-        raise StatsLoadError("an open game is listed twice")
-    return tuple(opened)
+        if isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) \
+                and ID_SHAPE.fullmatch(item[0]) and _sound_key(item[1]):
+            opened.setdefault(item[0], item[1])
+        else:
+            bad = True
+    return tuple(opened.items())[-MAX_OPEN:], bad
 
 
-def _read_deals(raw: object) -> tuple[tuple[str, DealRecord], ...]:
-    if not isinstance(raw, dict) or len(raw) > MAX_DEALS:
-        raise StatsLoadError("the deal records are wrong")
+def _read_deals(raw: object) -> tuple[tuple[tuple[str, DealRecord], ...], bool]:
+    """The sound deal records (the newest :data:`MAX_DEALS`), and whether some were bad."""
+    if not isinstance(raw, dict):
+        return (), True
     deals: list[tuple[str, DealRecord]] = []
+    bad = len(raw) > MAX_DEALS
     for key, value in raw.items():
-        _check_key(key)
-        if not (isinstance(value, list) and len(value) == 2):
-            raise StatsLoadError("a deal record is wrong")
-        secs, moves = _count(value[0], "best time"), _count(value[1], "fewest moves")
-        if secs > MAX_SECONDS or moves < 1:
-            raise StatsLoadError("a deal record is out of range")
-        deals.append((key, DealRecord(secs, moves)))
-    return tuple(deals)
+        if _sound_key(key) and isinstance(value, list) and len(value) == 2 \
+                and all(type(v) is int for v in value) and 0 <= value[0] <= MAX_SECONDS \
+                and 1 <= value[1] <= MAX_COUNT:
+            deals.append((key, DealRecord(value[0], value[1])))
+        else:
+            bad = True
+    return tuple(deals[-MAX_DEALS:]), bad
