@@ -154,11 +154,13 @@ class AppliedDaily:
     newer: bool = False  # what is stored is a newer page's: never write ``text`` over it
 
 
-def apply_win(stored: object, day: date) -> AppliedDaily:
-    """The deal of ``day`` was won: merged into the record stored now (write ``text`` back at once,
-    unless ``newer``)."""
+def apply_win(stored: object, *days: date) -> AppliedDaily:
+    """The deals of ``days`` were won: merged into the record stored now (write ``text`` back at
+    once, unless ``newer``)."""
     read = read_daily_stored(stored)
-    new = read.record.with_win(day)
+    new = read.record
+    for day in days:
+        new = new.with_win(day)
     return AppliedDaily(new.to_json(), new, read.damaged, read.newer)
 
 

@@ -54,11 +54,11 @@ from ...game import Game
 from ..address.embed import HostEvent
 from ..address.link import variant_id
 from ..address.query import StartRequest
-from .daily import KEY_DAILY, DailyRecord, daily_day, read_daily_stored
+from .daily import KEY_DAILY, DailyRecord, apply_win, daily_day, read_daily_stored
 from .damage import Lost
 from .keyvalue import KeyValue
 from .saved_games import GAME_LOST, Restored, SaveOutcome, SaveStore, Summary
-from .stats import KEY_STATS, Abandoned, Reset, Started, StatsEvent, Tally, Won, merge, read_stats, stats_key
+from .stats import KEY_STATS, Abandoned, Reset, Started, StatsEvent, Tally, Won, apply, read_stats, stats_key
 from .tips import KEY_TIPS, read_tips, tips_json
 
 FRESH, OPEN, DONE, WATCHED = "fresh", "open", "done", "watched"
@@ -259,12 +259,9 @@ class Progress:
     def _merge_stats(self) -> bool:
         """The statistics stored now with this tab's unwritten events, as :attr:`tally`; whether a
         newer page wrote them."""
-        stored = read_stats(self.local.read(KEY_STATS))
-        tally = stored.tally
-        for change in self._unwritten:
-            tally = merge(tally, change)[0]
-        self.tally, self.stats_newer = tally, stored.newer
-        return stored.newer
+        applied = apply(self.local.read(KEY_STATS), *self._unwritten)
+        self.tally, self.stats_newer = applied.tally, applied.newer
+        return applied.newer
 
     def flush(self) -> bool:
         """Write the results a failed write kept back (statistics, deal of the day); whether all went."""
@@ -299,12 +296,9 @@ class Progress:
         return True
 
     def _merge_daily(self) -> bool:
-        stored = read_daily_stored(self.local.read(KEY_DAILY))
-        record = stored.record
-        for day in self._unwritten_days:
-            record = record.with_win(day)
-        self.daily, self.daily_newer = record, stored.newer
-        return stored.newer
+        applied = apply_win(self.local.read(KEY_DAILY), *self._unwritten_days)
+        self.daily, self.daily_newer = applied.record, applied.newer
+        return applied.newer
 
     def reread_daily(self) -> DailyRecord:
         """Another tab changed the record of the deal of the day: read it again."""

@@ -278,15 +278,18 @@ def read_stats(text: object) -> StatsRead:
     return StatsRead(tally, damaged=(bad or open_bad or deals_bad) and not newer, newer=newer)
 
 
-def apply(stored: object, change: StatsEvent) -> Applied:
-    """Apply ``change`` to the statistics stored now (their text, or ``None``); never raises.
+def apply(stored: object, *changes: StatsEvent) -> Applied:
+    """Apply ``changes`` to the statistics stored now (their text, or ``None``); never raises.
 
     Write :attr:`Applied.text` back at once, unless :attr:`Applied.newer`
     (a newer page's statistics: keep the result in memory).  Damaged
-    statistics keep what could be read (``damaged``), with the change applied.
+    statistics keep what could be read (``damaged``), with the changes applied.
+    ``counted``: whether the last change counted.
     """
     read = read_stats(stored)
-    new, counted = merge(read.tally, change)
+    new, counted = read.tally, False
+    for change in changes:
+        new, counted = merge(new, change)
     return Applied(new.to_json(), new, counted, read.damaged, read.newer)
 
 
