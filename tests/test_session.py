@@ -406,6 +406,26 @@ def test_a_fresh_deal_gets_its_difficulty() -> None:
     assert items["deal"].text == "#1 · easy" and items["winnable"].value == "yes"
 
 
+def test_a_deal_keeps_its_difficulty_through_a_reload_and_a_new_deal_of_it() -> None:
+    """"#1 · easy" became "#1" after a reload (the early table had just shown it): the deal's
+    rating is kept, and shown again, mid-game, in another tab and when the deal comes again."""
+    local = MemoryStorage()
+    s = session(local=local)
+    s.solver_reply(s.position, solve(s.position, s))
+    play(s, 2)
+    assert s.level == "easy"
+    again = session("", local=local)  # a reload: the game comes back with its moves
+    assert again.game.deal == 1 and again.game.moves == 2 and again.level == "easy"
+    items = {i.name: i for i in status_items(again.cat, again.game, again.variant(), again.level,
+                                             again.verdict(), False, True)}
+    assert items["deal"].text == "#1 · easy"
+    assert session("?deal=2", local=local).level is None  # another deal: not rated yet
+    eight = session("?deal=1&variant=eightoff", local=local)
+    assert eight.level is None  # Eight Off's deal 1 is not FreeCell's
+    local.data["freecell.levels"] = "{damaged"  # a rating lost is asked again, not a notice
+    assert session("?deal=1", local=local).level is None
+
+
 def test_an_unknown_verdict_resumes_the_search_while_it_makes_progress() -> None:
     """Issue 25: one Hint and waiting reaches a verdict: the search is not dropped after 3 + 20 s."""
     s = session()

@@ -324,6 +324,11 @@ def test_a_fresh_deal_gets_the_solvers_difficulty_label(page: Any, site: str, de
     press_hint(page)
     expect_status(page, "moves", 1)
     expect(deal_el).to_have_attribute("data-difficulty", level)
+    # the page started again on it (a reload): the game comes back, still rated (it lost the label)
+    open_recorded(page, deal_url(site, deal))
+    expect_status(page, "moves", 1)
+    expect(deal_el).to_have_attribute("data-difficulty", level)
+    expect(deal_el).to_contain_text(re.compile(words, re.I))
 
 
 # --- a move cancels the search; a stale reply never shows ---------------------------------------

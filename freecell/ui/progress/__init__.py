@@ -11,6 +11,9 @@
   whole (a newer page's: never written over; a damaged one: the rest kept);
 - :mod:`.stats`, :mod:`.daily`: the statistics and the deal of the day,
   merged into what is stored at each change;
+- :mod:`.levels`: the difficulty the solver gave each deal, shown again
+  when the deal comes back;
+- :mod:`.tips`: the tips said once for good;
 - :mod:`.stored_table`: the table as last drawn, for the next visit's first
   paint;
 - :mod:`.legacy`: what older pages stored, read once;

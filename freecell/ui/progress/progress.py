@@ -57,6 +57,7 @@ from ..address.query import StartRequest
 from .daily import KEY_DAILY, DailyRecord, apply_win, daily_day, read_daily_stored
 from .damage import Lost
 from .keyvalue import KeyValue
+from .levels import KEY_LEVELS, LEVELS, levels_json, newer_levels, rated, read_levels
 from .saved_games import GAME_LOST, Restored, SaveOutcome, SaveStore, Summary
 from .stats import KEY_STATS, Abandoned, Reset, Started, StatsEvent, Tally, Won, apply, read_stats, stats_key
 from .tips import KEY_TIPS, read_tips, tips_json
@@ -232,6 +233,23 @@ class Progress:
         self.tips |= {tip}
         self.local.write(KEY_TIPS, tips_json(self.tips))
         return True
+
+    # --- the deals' difficulty -----------------------------------------------------------
+    def level_of(self, game: Game) -> str | None:
+        """The difficulty the solver gave ``game``'s deal here before (:mod:`.levels`), if any."""
+        key = game_key(game)
+        return None if key is None else read_levels(self.local.read(KEY_LEVELS)).get(key)
+
+    def rate(self, game: Game, level: str) -> None:
+        """The solver rated ``game``'s deal ``level``: kept for good (a write that fails, or a newer
+        page's record, only means the deal is rated again when it is fresh)."""
+        key = game_key(game)
+        stored = self.local.read(KEY_LEVELS)
+        if key is None or level not in LEVELS or newer_levels(stored):
+            return
+        levels = read_levels(stored)
+        if levels.get(key) != level:
+            self.local.write(KEY_LEVELS, levels_json(rated(levels, key, level)))
 
     # --- the statistics --------------------------------------------------------------
     def _count(self, change: StatsEvent) -> None:

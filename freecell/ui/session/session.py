@@ -71,7 +71,7 @@ class Session:
         self.analysis = Analysis(self.game.rules, winnability=self.settings.flag("winnability"))
         self.progress = progress if progress is not None else Progress(MemoryStorage())
         self.panel: Panel | None = None
-        self.level: str | None = None  # the solver's difficulty of a fresh deal
+        self.level: str | None = None  # the solver's difficulty of the deal (rated fresh, kept)
         self.finishing = False  # Finish is sending the cards home, one turn each
         self.par: Par | None = None  # the solver's move count for the deal won on the table
         self.watch = Watch(self)
@@ -205,7 +205,7 @@ class Session:
         """
         s = self.settings
         self.watch.interrupt()
-        self.level, self.par, self.finishing, self.panel = None, par, False, None
+        self.level, self.par, self.finishing, self.panel = self.progress.level_of(game), par, False, None
         game.auto_move = s.flag("auto-move")
         if game.rules.foundation_return != s.flag("foundation-return"):
             game.allow_foundation_return(s.flag("foundation-return"))
@@ -359,6 +359,7 @@ class Session:
                 return again  # winnable deals only: drawn again
             if reply.verdict is Verdict.SOLVED and reply.difficulty in DIFFICULTIES and game.deal:
                 self.level = reply.difficulty
+                self.progress.rate(game, reply.difficulty)  # shown again when the deal comes back
         answer = a.after_reply(pos, reply, self.line())
         words = hint_text(self.cat, a.bar) if answer.bar_changed and a.bar is not None else ""
         change = Change(kind=ChangeKind.ANALYSIS, announce=words, effects=answer.effects)
