@@ -22,15 +22,17 @@ from freecell.ui.address.query import parse_query
 from freecell.ui.analysis import analysis as an
 from freecell.ui.analysis import replies as rp
 from freecell.ui.analysis.analysis import HintState
+from freecell.ui.progress.damage import Lost
 from freecell.ui.progress.keyvalue import MemoryStorage
 from freecell.ui.progress.progress import Progress
 from freecell.ui.progress.save_entries import SaveOutcome
+from freecell.ui.progress.save_format import parse_key
 from freecell.ui.progress.settings import Settings, load_settings
 from freecell.ui.session import change as ch
 from freecell.ui.session.opening import Boot, boot_for
 from freecell.ui.session.session import FINISH_STEP_MS, Session
 from freecell.ui.text import speech
-from freecell.ui.text.bars import hint_text
+from freecell.ui.text.bars import hint_text, notice_text
 from freecell.ui.text.catalogue import Catalogue
 from freecell.ui.text.status import first_fit, status_items, status_plans, time_item
 from freecell.variants import variant
@@ -424,6 +426,26 @@ def test_a_deal_keeps_its_difficulty_through_a_reload_and_a_new_deal_of_it() -> 
     assert eight.level is None  # Eight Off's deal 1 is not FreeCell's
     local.data["freecell.levels"] = "{damaged"  # a rating lost is asked again, not a notice
     assert session("?deal=1", local=local).level is None
+
+
+def test_the_damaged_notice_names_what_was_lost() -> None:
+    """"Saved data could not be read and was reset" said neither what nor that the rest was kept."""
+    local = MemoryStorage()
+    play(session(local=local), 2)
+    (head,) = [k for k in local.data if (key := parse_key(k)) is not None and key.gen is None]
+    local.data[head] = "{"  # the game's head: rebuilt from its moves
+    local.data["freecell.stats"] = '{"format": "freecell-stats", "version": 2, "played": "x"}'
+    again = session("", local=local)
+    assert again.game.moves == 2 and again.keeping.notice == "damaged"
+    assert again.keeping.lost == {Lost.GAME, Lost.STATS}
+    cat = again.cat
+    assert notice_text(cat, "damaged", again.keeping.lost) == " ".join(
+        [cat.t("notice.damaged_game"), cat.t("notice.damaged_stats")])
+    fresh = Session(catalogue(), None, Progress(MemoryStorage(), MemoryStorage(), wall=Wall()), clock=Clock())
+    run(fresh, fresh.opening.start(Boot(parse_query("?deal=1"), damaged=True)))  # the settings
+    assert fresh.keeping.notice == "damaged" and fresh.keeping.lost == {Lost.SETTINGS}
+    assert notice_text(fresh.cat, "damaged", fresh.keeping.lost) == fresh.cat.t("notice.damaged_settings")
+    assert session("?deal=1").keeping.notice is None  # nothing lost: nothing said
 
 
 def test_an_unknown_verdict_resumes_the_search_while_it_makes_progress() -> None:

@@ -201,7 +201,7 @@ class Bars:
             set_hidden(box, True)
             return
         set_attr(box, "data-notice", kind)
-        set_text(q('[data-role="notice-text"]'), notice_text(s.cat, kind))
+        set_text(q('[data-role="notice-text"]'), notice_text(s.cat, kind, s.keeping.lost))
         set_hidden(q('[data-role="notice"] [data-action="resume-here"]'), kind != "other-tab")
         set_hidden(q('[data-role="notice"] [data-action="copy-link"]'), kind != "storage")
         set_hidden(box, False)

@@ -26,6 +26,7 @@ class Lost(StrEnum):
     GAME = "game"  # a saved game (or some of its moves)
     STATS = "stats"  # the statistics
     DAILY = "daily"  # the days whose deal of the day was won
+    SETTINGS = "settings"  # some settings (back to their defaults)
 
 
 def version_of(data: Mapping[str, object]) -> int | None:

@@ -22,11 +22,13 @@ the storage notice's button offers when nothing can be kept here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal, Protocol
 
 from ...game import Game
 from ..address.link import game_link
 from ..progress.daily import KEY_DAILY
+from ..progress.damage import Lost
 from ..progress.progress import Progress
 from ..progress.save_entries import SaveOutcome
 from ..progress.save_failures import FailureNotice
@@ -57,15 +59,18 @@ class Keeping:
     def __init__(self, session: Kept) -> None:
         self.session = session
         self.notice: Notice | None = None
+        self.lost: frozenset[Lost] = frozenset()  # what the damaged notice names
         self.share_url: str | None = None  # the link to copy by hand (the share panel)
         self._said: set[str] = set()
         self._failures = FailureNotice()
 
-    def note(self, kind: Notice | Literal["refused"]) -> bool:
+    def note(self, kind: Notice | Literal["refused"], lost: Iterable[Lost] = ()) -> bool:
         """Show notice ``kind`` (``refused``: storage refused here, shown as ``storage``); whether it shows.
 
-        ``damaged`` and ``refused`` are said once a page load.
+        ``damaged`` and ``refused`` are said once a page load; ``lost``: what the damaged notice names.
         """
+        if kind == Notice.DAMAGED:
+            self.lost |= frozenset(lost)
         if kind in SAID_ONCE:
             if kind in self._said:
                 return False

@@ -41,6 +41,7 @@ from ...game import Game
 from ..address.link import Linked, parse_link
 from ..address.query import StartRequest
 from ..analysis.playback import Par, ParState
+from ..progress.damage import Lost
 from ..progress.progress import Progress
 from ..progress.settings import Settings
 from ..table.first_table import is_first_deal
@@ -115,10 +116,9 @@ class Opening:
             message = MessageLine(text, "url") if link.error is not None else (
                 MessageLine(text) if text else change.message)
             announce = say.joined(message.text if message else "", change.announce)
-            return self._noticed(replace(change, message=message, announce=announce), boot, boot.damaged)
+            return self._noticed(replace(change, message=message, announce=announce), boot, frozenset())
         req = boot.request
         restored = s.progress.restore(req.kept, s.clock)  # a bad part ignored, the rest obeyed
-        damaged = boot.damaged or restored.damaged
         variant = req.variant or s.settings.choice("variant") or "freecell"
         if restored.game is not None:
             change = self._put(restored.game, kept=True, resumed=restored.resumed)
@@ -129,16 +129,19 @@ class Opening:
         if req.error:
             text = say.joined(say.address_refused(s.cat, req), say.on_the_table(s.cat, s.game, s.variant()))
             change = replace(change, message=MessageLine(text, "url"), announce=text)
-        return self._noticed(change, boot, damaged)
+        return self._noticed(change, boot, restored.lost)
 
-    def _noticed(self, change: Change, boot: Boot, damaged: bool) -> Change:
-        """The notices of the start: storage refused here, stored data unusable (then started fresh)."""
+    def _noticed(self, change: Change, boot: Boot, lost: frozenset[Lost]) -> Change:
+        """The notices of the start: storage refused here; stored data damaged (``lost``, and the
+        settings if ``boot.damaged``: what could be read kept, the notice names what)."""
         keeping = self.session.keeping
         if boot.storage_refused:
             keeping.note("refused")
-        if damaged:
-            keeping.note(Notice.DAMAGED)
+        if boot.damaged:
+            lost |= {Lost.SETTINGS}
             change = replace(change, effects=(*change.effects, SaveSettings()))  # damaged settings: fresh now
+        if lost:
+            keeping.note(Notice.DAMAGED, lost)
         return change
 
     # --- new deals -----------------------------------------------------------------------
@@ -238,7 +241,7 @@ class Opening:
         s.keeping.resumed()
         change = self._put(restored.game, kept=True, resumed=restored.resumed)
         if restored.damaged:
-            s.keeping.note(Notice.DAMAGED)
+            s.keeping.note(Notice.DAMAGED, restored.lost)
         return change
 
     def _put(self, game: Game, *, kept: bool = False, resumed: bool = True, prepared: bool = False,

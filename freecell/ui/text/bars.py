@@ -18,12 +18,15 @@ says where a :class:`~freecell.ui.analysis.playback.Playback` stands
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from ...cards import card_symbol, make_card, suit
 from ...engine import moving_cards
 from ...piles import CELL, COLUMN, FOUNDATION, Move
 from ...position import Position
 from ..analysis.analysis import HintBar, HintState, Loss
 from ..analysis.playback import NoSolution, Playback, PlaybackState
+from ..progress.damage import Lost
 from .catalogue import Catalogue
 from .speech import plural
 
@@ -117,6 +120,15 @@ def watch_play_label(cat: Catalogue, playing: bool) -> str:
     return cat.t("action.watch_pause" if playing else "action.watch_play")
 
 
-def notice_text(cat: Catalogue, kind: str) -> str:
-    """The notice line's sentence (``storage``, ``damaged``, ``other-tab``)."""
+def notice_text(cat: Catalogue, kind: str, lost: Collection[Lost] = ()) -> str:
+    """The notice line's sentence (``storage``, ``damaged``, ``other-tab``); a damaged one names
+    what was ``lost``, a sentence each (what could be read of it was kept).
+
+    >>> cat = Catalogue("en", {"notice.damaged": "Reset.", "notice.damaged_stats": "Stats.",
+    ...                        "notice.damaged_game": "Game."})
+    >>> notice_text(cat, "damaged"), notice_text(cat, "damaged", {Lost.STATS, Lost.GAME})
+    ('Reset.', 'Game. Stats.')
+    """
+    if kind == "damaged" and lost:
+        return " ".join(cat.t(f"notice.damaged_{what.value}") for what in Lost if what in lost)
     return cat.t("notice." + kind.replace("-", "_"))
