@@ -29,7 +29,7 @@ from ...cards import card_text
 from ...piles import CELL, COLUMN, FOUNDATION
 from ...position import Position
 from ..table.layout import Layout
-from ..table.sprite import face_id, pile_id
+from ..table.sprite import drawn, face_id, pile_id
 
 KEY_DRAWN = "freecell.drawn"
 VERSION = 1
@@ -38,10 +38,6 @@ TABLE_CLASSES = ("four-colour", "large-cards", "left-handed")
 # What early.js accepts (it has its own copy of these few rules, checked by a test).
 MAX_COORDINATE = 20000
 STATUS_NAMES = ("capacity", "home", "moves", "time", "deal", "variant", "score", "winnable")
-
-
-def _n(v: float) -> float:
-    return round(float(v), 1)
 
 
 def drawn_record(layout: Layout, pos: Position, *, deal: int | None, variant: str, large: bool = False,
@@ -54,20 +50,20 @@ def drawn_record(layout: Layout, pos: Position, *, deal: int | None, variant: st
     cards = []
     for c in sorted(range(52), key=lambda c: (spots[c].index, c)):  # drawing order: lower cards later
         s = spots[c]
-        cards.append([card_text(c), _n(s.x), _n(s.y), face_id(c, large)])
+        cards.append([card_text(c), drawn(s.x), drawn(s.y), face_id(c, large)])
     piles = []
     for pile, r in layout.piles():
         kind = {CELL: "cell", FOUNDATION: "foundation", COLUMN: "column"}[pile.kind]
         suit = pile.index if pile.kind == FOUNDATION else None
-        piles.append([pile.text(), pile_id(kind, suit), _n(r.x), _n(r.y)])
+        piles.append([pile.text(), pile_id(kind, suit), drawn(r.x), drawn(r.y)])
     record = {
         "v": VERSION,
         "deal": deal,
         "variant": variant,
-        "w": _n(layout.width),
-        "h": _n(layout.height),
-        "cw": _n(layout.card_w),
-        "ch": _n(layout.card_h),
+        "w": drawn(layout.width),
+        "h": drawn(layout.height),
+        "cw": drawn(layout.card_w),
+        "ch": drawn(layout.card_h),
         "classes": [c for c in classes if c in TABLE_CLASSES],
         "cards": cards,
         "piles": piles,

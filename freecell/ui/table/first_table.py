@@ -28,8 +28,8 @@ from typing import Any
 
 from ...cards import card_text
 from ...position import Position
-from ..progress.stored_table import _n
 from .layout import compute_layout
+from .sprite import drawn
 
 # Deals of 1..32000 (valid for every deal source), none of them unwinnable.
 FIRST_DEALS: tuple[int, ...] = (164, 892, 1941, 3318, 5127, 7411, 9083, 12570, 17342, 21806, 26413, 30759)
@@ -63,10 +63,10 @@ def _layout_data(width: float, height: float) -> list[float]:
     :func:`~freecell.ui.progress.stored_table.drawn_record` draws, card by card.
     """
     layout = compute_layout(width, height)
-    head = [_n(v) for v in (width, height, layout.card_w, layout.card_h, layout.columns[0].y)]
+    head = [drawn(v) for v in (width, height, layout.card_w, layout.card_h, layout.columns[0].y)]
     fans = [round(layout.fan(7), 3), round(layout.fan(6), 3)]
-    places = [_n(v) for r in layout.cells + layout.foundations for v in (r.x, r.y)]
-    return head + fans + [_n(r.x) for r in layout.columns] + places
+    places = [drawn(v) for r in layout.cells + layout.foundations for v in (r.x, r.y)]
+    return head + fans + [drawn(r.x) for r in layout.columns] + places
 
 
 def places(row: list[float]) -> list[tuple[float, float]]:

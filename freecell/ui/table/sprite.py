@@ -34,6 +34,11 @@ PILE_KINDS = ("cell", "column", "foundation")
 _DROP = ("suit-red", "suit-black")  # the suit's own class (suit-c ... suit-s) carries the ink
 
 
+def drawn(v: float) -> float:
+    """A coordinate as the drawings of the table kept for static/early.js hold it: to 0.1 px."""
+    return round(float(v), 1)
+
+
 def face_id(card: int, large: bool = False) -> str:
     return ("face-L-" if large else "face-") + card_text(card)
 
