@@ -5,7 +5,8 @@ go to the felt the layout keeps for them (``Layout.lane``): stacked down the
 lane beside the table (``data-lane="side"`` on ``#table-area``, whose
 ``--lane-x`` / ``--lane-w`` the message line uses too on a phone held
 sideways), or one of them on one line in the band along the bottom
-(``data-fit="line"``).  Otherwise they float over the table where
+(``data-fit="line"``, or two lines in smaller print,
+``data-fit="band"``).  Otherwise they float over the table where
 :func:`freecell.ui.table.overlay.place` puts them, clear of the cards and
 piles the hint names (and, for the notice, of the free cells and
 foundations), and of every exposed card if they can; the hint's cards and
@@ -126,7 +127,12 @@ class Bars:
             if not _cut(el):
                 self._top(el, lane.y + max(0.0, (lane.h - float(el.offsetHeight)) / 2))
                 return
-            # its words would end in "…" on one line (a long notice, a hint in German): it floats
+            # its words would end in "…" on one line (a hint while the solver looks, a long notice):
+            # on two lines in smaller print, if the band holds them; else it floats
+            set_attr(el, "data-fit", "band")
+            if float(el.offsetHeight) <= lane.h:
+                self._top(el, lane.y + (lane.h - float(el.offsetHeight)) / 2)
+                return
         set_attr(el, "data-fit", "float")
         x0, x1 = overlay.float_span(layout)
         el.style.left = f"{x0:.0f}px"

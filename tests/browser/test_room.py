@@ -5,7 +5,8 @@ the hint bar, a notice (damaged storage) and a refusal on the message line
 are all on show at once, and the cards' visible parts (a covered card's
 strip, an exposed card's face) that each covers are counted from the page's
 own boxes.  Beside the table (844x390, 1280x800) the count is 0 for each;
-on a phone held upright the hint bar sits in the band below the columns (0)
+on a phone held upright the hint bar sits in the band below the columns (0),
+on two lines in smaller print when one would cut its words (a hint while the solver looks),
 and the notice, with no room left, covers no exposed card.  Every strip is
 18 px or more, and the table spans what the layout says.  The playback bar
 keeps every one of its buttons inside itself and on the screen, in the
