@@ -35,7 +35,7 @@ from ..ui.address.query import parse_embed
 from ..ui.analysis.replies import AskSolver, CancelSolver, Reply
 from ..ui.progress.keyvalue import MemoryStorage, StoredDataError
 from ..ui.progress.progress import Progress
-from ..ui.progress.settings import KEY_SETTINGS, Settings, load_settings
+from ..ui.progress.settings import KEY_SETTINGS, Settings, load_settings, text_to_store
 from ..ui.progress.stored_table import KEY_DRAWN, TABLE_CLASSES, drawn_record
 from ..ui.session import change as ch
 from ..ui.session.opening import Boot, boot_for
@@ -223,7 +223,9 @@ class Page:
             if effect.whole and not self._keep_drawing():
                 self._answer(answers, s.keeping.storage_failed())
         elif isinstance(effect, ch.SaveSettings):
-            if not self.storage.write(KEY_SETTINGS, s.settings.to_json()):
+            # read again: a newer page in another tab may have written its settings since
+            text = text_to_store(s.settings, self.storage.read(KEY_SETTINGS))
+            if text is not None and not self.storage.write(KEY_SETTINGS, text):
                 self._answer(answers, s.keeping.storage_failed())
         elif isinstance(effect, AskSolver):
             self.client.solve(effect.ask)

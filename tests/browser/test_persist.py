@@ -314,14 +314,27 @@ def test_settings_survive_a_reload(page: Any, site: str) -> None:
 
 
 def test_an_older_winnable_only_setting_is_the_winnable_deal_source(page: Any, site: str) -> None:
-    """Settings stored by the page before the deal sources: "winnable-only" reads as "winnable"."""
+    """Settings stored by the page before the deal sources: "winnable-only" reads as "winnable".
+
+    And when a newer page, in another tab, writes its settings after this
+    tab read them, a change made here does not write over them.
+    """
     old = {"format": "freecell-settings", "version": 1, "winnability": True, "winnable-only": True,
            "four-colour": False, "large-cards": False, "language": None}
     seed(page, {KEY_SETTINGS: json.dumps(old)})
     open_page(page, deal_url(site, DEAL))
     expect(notice(page)).to_be_hidden()  # nothing was damaged
     page.locator(".actionbar [data-action=settings]").click()
-    expect(page.locator("[data-panel=settings] select[data-field=deal-source]")).to_have_value("winnable")
+    source = page.locator("[data-panel=settings] select[data-field=deal-source]")
+    expect(source).to_have_value("winnable")
+    source.select_option("classic")
+    expect(page.locator("[data-status=winnable]")).to_be_visible()
+    assert json.loads(stored(page)[KEY_SETTINGS])["deal-source"] == "classic"
+    newer = json.dumps({"format": "freecell-settings", "version": 2, "deal-source": "any", "sound": "soft"})
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY_SETTINGS, newer])  # the other tab
+    page.locator("[data-panel=settings] select[data-field=language]").select_option("fr")
+    expect(page.locator("html")).to_have_attribute("lang", "fr", timeout=STEP_TIMEOUT)  # in this tab only
+    assert stored(page)[KEY_SETTINGS] == newer
 
 
 # --- statistics ------------------------------------------------------------------------------------

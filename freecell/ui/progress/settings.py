@@ -14,7 +14,9 @@ settings at all (or of no version this page ever wrote) raises
 :class:`~freecell.ui.progress.keyvalue.StoredDataError`.  Settings of a
 newer page (a higher version) keep the fields this page understands, and
 are never written over: :meth:`Settings.to_json` gives their stored text
-back as it was, so a change made here lives in this tab only.  An older
+back as it was, so a change made here lives in this tab only; and a tab
+opened before a newer page wrote its settings does not write over them
+either (:func:`text_to_store`, given what is stored now).  An older
 page's ``"winnable-only": true`` is read as the deal source ``"winnable"``.
 
     >>> s = Settings().with_flag("score", True).with_choice("theme", "light")
@@ -152,3 +154,22 @@ def load_settings(text: object) -> tuple[Settings, bool]:
             else:
                 damaged = True
     return settings, damaged and not newer
+
+
+def text_to_store(settings: Settings, stored: object) -> str | None:
+    """The text to store for ``settings``, given the text stored now (read again just before
+    writing); ``None`` when what is stored is a newer page's settings, not to be written over
+    (another tab, of a newer page, wrote them since this one read them).
+
+    >>> newer = '{"format":"freecell-settings","version":2,"theme":"dark"}'
+    >>> text_to_store(Settings().with_choice("theme", "light"), newer) is None
+    True
+    >>> text_to_store(Settings(), None) == Settings().to_json() == text_to_store(Settings(), "[[[")
+    True
+    """
+    try:
+        data = safejson.load_record(stored, SETTINGS_FORMAT, MAX_SETTINGS_CHARS, "the settings",
+                                    StoredDataError)
+    except StoredDataError:
+        return settings.to_json()  # nothing, or nothing this page or a newer one wrote
+    return None if is_newer(data, SETTINGS_VERSION) else settings.to_json()
