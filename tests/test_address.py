@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -161,7 +162,8 @@ def test_not_text_is_refused_with_a_reason() -> None:
 def test_the_message_keys_stay_those_the_page_knows() -> None:
     assert parse_query("?deal=x").error == "deal.error.url"
     assert parse_query("?deal=1&variant=x").error == "variant.error.url"
-    assert parse_query("?board=x").error == "board.error.url"
+    assert parse_query("?board=x").error == "board.error.card"
+    assert parse_query("?board=" + "x" * 10_001).error == "board.error.url"  # too long: no line of its own
     assert parse_query("&".join(["x=1"] * 50)).error == "query.error.fields"  # no position: not that line
     assert parse_query("?x=" + "1" * 200_001).error == "query.error.long"
     assert parse_query("?deal=6%E2%80%8B17").error == "deal.error.invisible"
@@ -363,3 +365,27 @@ def test_events_have_the_fixed_shape() -> None:
     assert event("won", None, 90, 123.9)["seconds"] == 123
     with pytest.raises(ValueError):
         event("lost", 1, 1, 1)
+
+
+def test_a_bad_position_says_what_is_wrong_with_it() -> None:
+    """A link cut short, a card twice, a card that does not exist...: each its own line, in every language."""
+    from urllib.parse import quote
+
+    from freecell.ui.address import query
+    from freecell.ui.progress.settings import LANGUAGES
+
+    i18n = Path(__file__).resolve().parents[1] / "static" / "i18n"
+
+    text = Position.deal(617).to_text()
+    cases = {
+        "count": text[: len(text) - 9],  # the link cut short: the last cards are missing
+        "duplicate": text.replace("KD", "KH", 1) if "KD" in text else text.replace("KH", "KD", 1),
+        "card": text.replace("Freecells:", "Freecells: 1X", 1),
+        "columns": text + ": \n" * 2 + ": AH\n",
+        "foundation": text.replace("H-0", "H-Z", 1),
+    }
+    for code, board in cases.items():
+        assert parse_query("?board=" + quote(board)).error == f"board.error.{code}", code
+    for key in set(query._KEYS.values()):
+        for lang in LANGUAGES:
+            assert key in json.loads((i18n / f"{lang}.json").read_text(encoding="utf-8")), (lang, key)

@@ -92,6 +92,9 @@ def query_fields(query: object) -> dict[str, list[str]] | str:
 
 _KEYS = {"deal.invisible": "deal.error.invisible", "query.too_many_fields": "query.error.fields",
          "query.too_long": "query.error.long", "query.not_text": "query.error.long"}
+# what is wrong with a position, said where the page has a line for it (else: "not valid")
+_KEYS.update({f"board.{code}": f"board.error.{code}"
+              for code in ("count", "duplicate", "card", "columns", "cells", "foundation")})
 
 
 def _refused(reason: str, text: object = "", variant: str | None = None) -> StartRequest:
