@@ -132,6 +132,7 @@ class TableView:
         self.marked: dict[str, str] = {}
         self.hinted: set[Card] = set()
         self.animations: dict[Card, Any] = {}  # each card's running animation
+        self.lifted: set[Card] = set()  # the cards drawn above the others at the last show
         self.landing: set[Card] = set()  # cards just dragged: they glide from where they were let go
         self.drop_mark: tuple[str, Card | None] | None = None  # the pile (and its top card) lit up
         self.animate = True
@@ -254,10 +255,15 @@ class TableView:
             return
         spots = layout.spots(pos)
         landing, self.landing = self.landing, set()
-        # the cards that move (or glide back from a drag) are drawn above the others, lower ones later
-        moved = {c for c in range(52) if self.where.get(c) != (spots[c].pile.text(), spots[c].index)}
+        # the cards that go to another place (or glide back from a drag) are drawn above the others,
+        # lower ones later; and those still gliding there from the last change.  Not at the first
+        # drawing, nor for a glide within the same place (from the early drawing, a resize): a card
+        # lifted for such a glide would stay over the card below it, hiding its corner
+        moved = {c for c in range(52)
+                 if c in self.where and self.where[c] != (spots[c].pile.text(), spots[c].index)}
         self.animations = {c: a for c, a in self.animations.items() if str(a.playState) == "running"}
-        moved |= landing | set(self.animations)  # and the ones still gliding from the last change
+        moved |= landing | (self.lifted & set(self.animations))
+        self.lifted = moved
         order = sorted(range(52), key=lambda c: (c in moved, spots[c].index, c))
         if order != self.order:
             for c in order:
