@@ -27,7 +27,7 @@ from freecell.ui.table.focus import (
     settle,
     shortcut,
 )
-from freecell.ui.table.layout import compute_layout
+from freecell.ui.table.layout import Layout, compute_layout
 from freecell.ui.table.picker import Picker
 from freecell.ui.table.table import TableState
 from tests.support.keyboard_plan import keys_for_move
@@ -36,11 +36,11 @@ from tests.support.tables import board_from_parts, solution_lines
 DEAL1 = Position.deal(1)
 
 
-def press(table: TableState, target: Target, key: str) -> tuple[Target, str]:
+def press(table: TableState, target: Target, key: str, layout: Layout | None = None) -> tuple[Target, str]:
     """One key as the page handles it: a focus move, or Enter / Shift+Enter on the target."""
     pos = table.game.position
     if key in KEYS:
-        moved = navigate(target, key, pos)
+        moved = navigate(target, key, pos, layout)
         assert moved is not None
         return moved, "focus"
     assert key in ("Enter", "Shift+Enter"), key
@@ -191,17 +191,20 @@ def test_enter_on_a_pile_refuses_with_the_reason() -> None:
     assert out.refusal.reason is Reason.BROKEN_SEQUENCE
 
 
-def test_a_whole_deal_won_with_keys_alone() -> None:
+@pytest.mark.parametrize("size", [None, (1280, 700)])  # a top row; the piles beside the columns
+def test_a_whole_deal_won_with_keys_alone(size: tuple[int, int] | None) -> None:
     game = Game(deal=1)
     table = TableState(game)
     target = settle(Target(column(0)), game.position)
     presses = 0
     for line in solution_lines(1):
         move = Move.parse(line)
-        keys, expect_target = keys_for_move(target, game.position, move)
+        layout = None if size is None else compute_layout(*size, longest=max(map(len, game.position.columns)))
+        assert layout is None or layout.side
+        keys, expect_target = keys_for_move(target, game.position, move, layout=layout)
         before = game.moves
         for k in keys:
-            target, _ = press(table, target, k)
+            target, _ = press(table, target, k, layout)
             presses += 1
         assert game.moves == before + 1, f"{line}: {keys}"
         assert target.pile == expect_target.pile, line
@@ -281,3 +284,28 @@ def test_confirming_the_picker_only_selects() -> None:
     out = table.select(p.pile, p.first)
     assert out.kind == "selected" and table.selection == p.selection()
     assert game.position == RUN and game.moves == 0
+
+
+def test_with_the_piles_beside_the_columns_the_arrows_follow_the_screen() -> None:
+    """A desktop (1280x700): the free cells stacked left of the columns, the foundations right."""
+    lay = compute_layout(1280, 700)
+    assert lay.side
+    pos = DEAL1
+    last = len(pos.columns[0]) - 1
+
+    def go(t: Target, key: str) -> Target | None:
+        return navigate(t, key, pos, lay)
+
+    assert go(Target(cell(0)), "ArrowDown") == Target(cell(1))  # down the stack, not to column 1
+    assert go(Target(cell(0)), "ArrowUp") == Target(cell(0))  # the stack's end: it stays
+    assert go(Target(cell(3)), "ArrowDown") == Target(cell(3))
+    assert go(Target(cell(2)), "ArrowRight") == Target(column(0), last)  # across, to the exposed card
+    assert go(Target(cell(2)), "ArrowLeft") == Target(cell(2))  # the table's edge
+    assert go(Target(column(0), 0), "ArrowLeft") == Target(cell(0))  # the cell level with the card
+    assert go(Target(column(0), 0), "ArrowUp") == Target(column(0), 0)
+    assert go(Target(column(7), 0), "ArrowRight") == Target(foundation(0))  # to the foundations beside
+    assert go(Target(foundation(1)), "ArrowLeft") == Target(column(7), len(pos.columns[7]) - 1)
+    assert go(Target(foundation(1)), "ArrowDown") == Target(foundation(2))
+    assert go(Target(column(3), 2), "ArrowRight") == Target(column(4), len(pos.columns[4]) - 1)
+    left = compute_layout(1280, 700, left_handed=True)  # mirrored: the foundations on the left
+    assert navigate(Target(column(0), 0), "ArrowLeft", pos, left) == Target(foundation(0))

@@ -35,6 +35,7 @@ from freecell.piles import Move, column
 from freecell.position import Position
 from freecell.rules import Reason
 from freecell.ui.table.focus import Target, settle
+from freecell.ui.table.layout import Layout, compute_layout
 from freecell.ui.text.catalogue import Catalogue
 from freecell.ui.text.speech import turn_sentence
 from tests.support.keyboard_plan import keys_for_move
@@ -138,6 +139,14 @@ def focus_table(page: Any) -> None:
     page.wait_for_function(ACTIVE_JS, timeout=STEP_TIMEOUT)
 
 
+def page_layout(page: Any, pos: Position) -> Layout:
+    """The page's layout for ``pos``, as it computes it from its table area's box (the keys'
+    geometry: with the piles beside the columns, the arrows follow the screen)."""
+    box = page.evaluate("() => { const r = document.getElementById('table-area').getBoundingClientRect();"
+                        " return [r.width, r.height]; }")
+    return compute_layout(box[0], box[1], len(pos.cells), len(pos.columns), max(map(len, pos.columns)))
+
+
 def press_keys(page: Any, keys: list[str]) -> None:
     for k in keys:
         page.keyboard.press(k)
@@ -168,7 +177,7 @@ def test_deal_1_won_with_the_keyboard_alone(page: Any, site: str) -> None:
     lines = solution_lines(1)
     for n, line in enumerate(lines, 1):
         move = Move.parse(line)
-        keys, target = keys_for_move(target, game.position, move)
+        keys, target = keys_for_move(target, game.position, move, layout=page_layout(page, game.position))
         press_keys(page, keys)
         turn = game.play(move)
         try:
@@ -213,14 +222,23 @@ def test_arrows_enter_escape_and_shift_enter(page: Any, site: str) -> None:
     page.keyboard.press("Home")
     got = expect_focus(page, "a")
     assert got["label"] == "free cell a: three of spades"
-    for want in ("b", "c", "d", "h1", "h2"):
-        page.keyboard.press("ArrowRight")
+    # the piles stand beside the columns (1280x720): the arrows follow the screen
+    for want in ("b", "c", "d"):
+        page.keyboard.press("ArrowDown")  # down the stack of free cells
+        expect_focus(page, want)
+    page.keyboard.press("ArrowRight")  # across to column 1
+    expect_focus(page, "1")
+    page.keyboard.press("End")
+    expect_focus(page, "8")
+    # across from column 8's exposed card (its fifth), the foundation level with it; then up the stack
+    for want, key in (("h3", "ArrowRight"), ("h2", "ArrowUp")):
+        page.keyboard.press(key)
         got = expect_focus(page, want)
     assert got["label"] == "foundation diamonds: two of diamonds"
-    page.keyboard.press("ArrowDown")  # the column below foundation diamonds: column 6
-    expect_focus(page, "6")
+    page.keyboard.press("ArrowLeft")
+    expect_focus(page, "8")
     # Shift+Enter selects a card that Enter would send home; Escape drops it
-    press_keys(page, ["Home", "ArrowDown"])
+    press_keys(page, ["Home", "ArrowRight"])
     expect_focus(page, "1")
     page.keyboard.press("Shift+Enter")
     expect(card_locator(page, "3D")).to_have_class(re.compile(r"\bselected\b"))
@@ -266,12 +284,12 @@ def test_the_live_region_says_a_move_and_a_refusal(page: Any, site: str) -> None
     expect_game(page, game)
     expect_focus(page, "8")
     # the same refusal again is said again (a new node in the region)
-    press_keys(page, ["Home", "ArrowDown", "ArrowRight", "Enter"])
+    press_keys(page, ["Home", "ArrowRight", "ArrowRight", "Enter"])  # free cell a, columns 1 and 2
     expect(region).to_have_text("nine of clubs selected")
     press_keys(page, ["End", "Enter"])
     expect(region).to_have_text(refusal)
     # a move: 6H (column 4) to a free cell, said with its auto-moves if any
-    press_keys(page, ["Home", "ArrowDown", *["ArrowRight"] * 3, "Enter", "Home", "Enter"])
+    press_keys(page, ["Home", *["ArrowRight"] * 4, "Enter", "Home", "Enter"])
     turn = game.play(Move.parse("4a"))
     expect_game(page, game)
     expect(region).to_have_text(turn_sentence(EN, turn))
@@ -361,7 +379,7 @@ def test_focus_comes_back_after_panels_and_undo(page: Any, site: str) -> None:
     # the Undo button goes disabled under the focus: the focus goes to the table
     page.locator("#table [tabindex='0']").focus()
     expect_focus(page, "1")
-    press_keys(page, ["Enter", "Home", "ArrowRight", "ArrowRight", "Enter"])  # 6S to free cell c
+    press_keys(page, ["Enter", "Home", "ArrowDown", "ArrowDown", "Enter"])  # 6S to free cell c
     expect_status(page, "moves", 1)
     undo = page.locator(".actionbar [data-action=undo]")
     undo.focus()

@@ -15,6 +15,11 @@ a standard table, the top row holding the free cells then the foundations
 - Up and Down, in a column, go to the card above or below: the first card
   of the sequence to pick up.  Up from a column's first card goes to the pile
   of the row above it; Down from a top row goes to the pile below.
+- With the free cells and foundations stacked beside the columns
+  (``Layout.side``: a desktop, a phone on its side) the arrows follow what
+  is drawn (:func:`_beside`): Up and Down walk a stack of piles, Left and
+  Right go to the nearest pile across, at the height of the target (column
+  1 to the free cell level with the card, column 8 to the foundation).
 - Enter or Space *activates* the target exactly as a tap would
   (:func:`activate`): select, drop the selection there, or send an exposed
   card to its foundation.  Shift+Enter or Shift+Space selects without sending
@@ -174,6 +179,8 @@ def navigate(target: Target, key: str, pos: Position, layout: Layout | None = No
     pile = target.pile
     if key in ("Home", "End"):
         return exposed(order[0] if key == "Home" else order[-1], pos)
+    if layout is not None and layout.side:
+        return _beside(target, key, pos, layout)
     if key in ("ArrowLeft", "ArrowRight"):
         i = order.index(pile) + (1 if key == "ArrowRight" else -1)
         return exposed(order[max(0, min(i, len(order) - 1))], pos)
@@ -186,6 +193,38 @@ def navigate(target: Target, key: str, pos: Position, layout: Layout | None = No
             return Target(pile, target.index - 1)
     other = _vertical(pile, down, pos, layout)
     return target if other is None else exposed(other, pos)
+
+
+def _beside(target: Target, key: str, pos: Position, layout: Layout) -> Target:
+    """An arrow on a table with the piles beside the columns: where it points on the screen.
+
+    Up and Down go along a column's cards, or to the next pile of a stack
+    (staying at its end); Left and Right to the nearest pile across that
+    way, the one level with the target (staying at the table's edge).
+    """
+    pile = target.pile
+    here = ring_rect(layout, pos, target)
+    if key in ("ArrowUp", "ArrowDown"):
+        down = key == "ArrowDown"
+        if pile.kind == COLUMN:
+            n = len(pos.columns[pile.index])
+            if n == 0:
+                return target
+            return Target(pile, min(target.index + 1, n - 1) if down else max(target.index - 1, 0))
+        stack = [(r.y, p) for p, r in layout.piles() if abs(r.x - here.x) < 1 and p.kind != COLUMN]
+        ahead = [(y, p) for y, p in stack if (y > here.y + 1 if down else y < here.y - 1)]
+        if not ahead:
+            return target
+        return exposed(min(ahead, key=lambda yp: abs(yp[0] - here.y))[1], pos)
+    right = key == "ArrowRight"
+    across = [(r, p) for p, r in layout.piles() if (r.x > here.x + 1 if right else r.x < here.x - 1)]
+    if not across:
+        return target
+    nearest_x = min(abs(r.x - here.x) for r, _ in across)
+    level = here.y + min(here.h, layout.card_h) / 2  # the targeted card's middle
+    _, p = min(((abs(r.y + layout.card_h / 2 - level), p) for r, p in across
+                if abs(abs(r.x - here.x) - nearest_x) < 1), key=lambda dp: dp[0])
+    return exposed(p, pos)
 
 
 def ring_rect(layout: Layout, pos: Position, target: Target) -> Rect:
