@@ -17,7 +17,7 @@ a standard table, the top row holding the free cells then the foundations
   of the row above it; Down from a top row goes to the pile below.
 - With the free cells and foundations stacked beside the columns
   (``Layout.side``: a desktop, a phone on its side) the arrows follow what
-  is drawn (:func:`_beside`): Up and Down walk a stack of piles, Left and
+  is drawn (:func:`_stacked`, :func:`_across`): Up and Down walk a stack of piles, Left and
   Right go to the nearest pile across, at the height of the target (column
   1 to the free cell level with the card, column 8 to the foundation).
 - Enter or Space *activates* the target exactly as a tap would
@@ -179,8 +179,9 @@ def navigate(target: Target, key: str, pos: Position, layout: Layout | None = No
     pile = target.pile
     if key in ("Home", "End"):
         return exposed(order[0] if key == "Home" else order[-1], pos)
-    if layout is not None and layout.side:
-        return _beside(target, key, pos, layout)
+    side = layout if layout is not None and layout.side else None  # the piles beside the columns
+    if side is not None and key in ("ArrowLeft", "ArrowRight"):
+        return _across(target, key == "ArrowRight", pos, side)
     if key in ("ArrowLeft", "ArrowRight"):
         i = order.index(pile) + (1 if key == "ArrowRight" else -1)
         return exposed(order[max(0, min(i, len(order) - 1))], pos)
@@ -191,32 +192,14 @@ def navigate(target: Target, key: str, pos: Position, layout: Layout | None = No
             return Target(pile, min(target.index + 1, n - 1))
         if target.index > 0:
             return Target(pile, target.index - 1)
-    other = _vertical(pile, down, pos, layout)
+    other = _stacked(pile, down, side) if side is not None else _vertical(pile, down, pos, layout)
     return target if other is None else exposed(other, pos)
 
 
-def _beside(target: Target, key: str, pos: Position, layout: Layout) -> Target:
-    """An arrow on a table with the piles beside the columns: where it points on the screen.
-
-    Up and Down go along a column's cards, or to the next pile of a stack
-    (staying at its end); Left and Right to the nearest pile across that
-    way, the one level with the target (staying at the table's edge).
-    """
-    pile = target.pile
+def _across(target: Target, right: bool, pos: Position, layout: Layout) -> Target:
+    """Left or Right with the piles beside the columns: the nearest pile across that way, the one
+    level with the target (staying at the table's edge)."""
     here = ring_rect(layout, pos, target)
-    if key in ("ArrowUp", "ArrowDown"):
-        down = key == "ArrowDown"
-        if pile.kind == COLUMN:
-            n = len(pos.columns[pile.index])
-            if n == 0:
-                return target
-            return Target(pile, min(target.index + 1, n - 1) if down else max(target.index - 1, 0))
-        stack = [(r.y, p) for p, r in layout.piles() if abs(r.x - here.x) < 1 and p.kind != COLUMN]
-        ahead = [(y, p) for y, p in stack if (y > here.y + 1 if down else y < here.y - 1)]
-        if not ahead:
-            return target
-        return exposed(min(ahead, key=lambda yp: abs(yp[0] - here.y))[1], pos)
-    right = key == "ArrowRight"
     across = [(r, p) for p, r in layout.piles() if (r.x > here.x + 1 if right else r.x < here.x - 1)]
     if not across:
         return target
@@ -225,6 +208,15 @@ def _beside(target: Target, key: str, pos: Position, layout: Layout) -> Target:
     _, p = min(((abs(r.y + layout.card_h / 2 - level), p) for r, p in across
                 if abs(abs(r.x - here.x) - nearest_x) < 1), key=lambda dp: dp[0])
     return exposed(p, pos)
+
+
+def _stacked(pile: Pile, down: bool, layout: Layout) -> Pile | None:
+    """Up or Down off a pile with the piles beside the columns: the next pile of its stack
+    (free cells, foundations); ``None`` at the stack's end, or off a column."""
+    here = layout.pile_rect(pile)
+    ahead = [(r.y, p) for p, r in layout.piles() if abs(r.x - here.x) < 1 and p.kind != COLUMN
+             and (r.y > here.y + 1 if down else r.y < here.y - 1)]
+    return min(ahead, key=lambda yp: abs(yp[0] - here.y))[1] if ahead else None
 
 
 def ring_rect(layout: Layout, pos: Position, target: Target) -> Rect:
