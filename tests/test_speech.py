@@ -11,8 +11,10 @@ from freecell.cards import parse_card
 from freecell.game import Game
 from freecell.piles import Move, cell, column, foundation
 from freecell.position import Position
+from freecell.ui.analysis.playback import Par, ParState
 from freecell.ui.table.table import Selection
 from freecell.ui.text.catalogue import Catalogue
+from freecell.ui.text.panels import par_text
 from freecell.ui.text.speech import (
     accessible_names,
     card_words,
@@ -142,3 +144,14 @@ def test_refusal_words_are_the_message_line_words() -> None:
     data = json.loads((I18N / "en.json").read_text(encoding="utf-8"))
     words = data["reason.wrong_colour"].format(card="9♣", bases="10♦ or 10♥", onto="10♣")
     assert EN.refusal(refusal) == words
+
+
+@pytest.mark.parametrize(("lang", "moves", "watched", "want"), [
+    ("en", 1, False, "You: 1 move, the solver’s: 1, counted the same way."),
+    ("en", 44, True, "This game: 44 moves, the solver’s own from the deal: 47, counted the same way."),
+    ("ro", 44, False, "Tu: 44 de mutări, programul de rezolvare: 47, numărate la fel."),
+    ("ro", 19, False, "Tu: 19 mutări, programul de rezolvare: 47, numărate la fel."),
+])
+def test_the_par_line_counts_the_moves_in_words(lang: str, moves: int, watched: bool, want: str) -> None:
+    par = Par(ParState.KNOWN, 1 if moves == 1 else 47)
+    assert par_text(cat(lang), moves, par, watched) == want

@@ -40,7 +40,7 @@ from freecell.ui.session import change as ch
 from freecell.ui.session.opening import boot_for
 from freecell.ui.session.session import Session
 from freecell.ui.text.bars import watch_text
-from freecell.ui.text.panels import daily_items, par_text
+from freecell.ui.text.panels import daily_items, par_text, win_title_key
 from tests.support.sessions import Clock, Wall, asks, catalogue, run, solve
 
 DAY = date(2025, 3, 14)
@@ -206,6 +206,16 @@ def test_the_playback_to_the_end_wins_but_a_watched_game_is_not_a_win() -> None:
     assert s.game.is_won() and s.panel == "win"
     tally = read_tally(local.read(KEY_STATS))[0]
     assert tally.played == 1 and tally.won == 0 and tally.streak == 0 and tally.open == ()
+    # and the panel says so: the solver finished it, so the moves are the game's, not the player's
+    assert s.progress.watched and win_title_key(s.progress.watched) == "win.title_watched"
+    assert f"Solved in {s.game.moves} moves, time" in change.announce and "You won" not in change.announce
+    assert par_text(s.cat, s.game.moves, s.par, s.progress.watched) == (
+        f"This game: {s.game.moves} moves; the solver is counting its own…")
+    s.solver_reply(s.game.start, solve(s.game.start, s))
+    assert s.par is not None and s.par.state is ParState.KNOWN
+    assert par_text(s.cat, s.game.moves, s.par, s.progress.watched) == (
+        f"This game: {s.game.moves} moves, the solver’s own from the deal: {s.par.moves},"
+        " counted the same way.")
 
 
 def test_watch_a_short_solution_from_the_win_panel_replays_the_deal_with_the_solver() -> None:
@@ -235,6 +245,7 @@ def test_par_from_the_known_solution_of_the_start() -> None:
     assert not [a for a in asks(change) if a.position == s.game.start]  # kept from the hints: no search
     text = par_text(s.cat, s.game.moves, s.par)
     assert text == f"You: {s.game.moves} moves, the solver’s: {s.par.moves}, counted the same way."
+    assert not s.progress.watched and "You won in" in change.announce
 
 
 def test_par_is_asked_of_the_worker_after_the_win_when_not_known() -> None:
@@ -245,7 +256,7 @@ def test_par_is_asked_of_the_worker_after_the_win_when_not_known() -> None:
     assert s.game.is_won() and s.par is not None and s.par.state is ParState.SEARCHING
     ask = [a for a in asks(change) if a.position == s.game.start]
     assert ask and ask[0].budget_ms > an.HINT_BUDGET_MS
-    assert par_text(s.cat, 1, Par(ParState.SEARCHING)).startswith("You: 1 moves;")
+    assert par_text(s.cat, 1, Par(ParState.SEARCHING)).startswith("You: 1 move;")
     s.solver_reply(s.game.start, solve(s.game.start, s))
     assert s.par is not None and s.par.state is ParState.KNOWN and s.par.moves == 1
 

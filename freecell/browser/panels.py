@@ -26,6 +26,7 @@ from ..ui.text.panels import (
     stats_deal_title,
     stats_items,
     unfinished_items,
+    win_title_key,
     win_values,
 )
 from ..ui.text.status import Item
@@ -106,8 +107,12 @@ class Panels:
         deal_value = q('[data-win="deal"]')
         for el in (q('[data-panel="win"] dt[data-i18n="win.deal"]'), deal_value.parentElement):
             set_hidden(el, s.game.deal is None)
+        watched = s.progress.watched
+        title = q("#win-title")
+        set_attr(title, "data-i18n", win_title_key(watched))  # so that a new language keeps it
+        set_text(title, s.cat.t(win_title_key(watched)))
         par = q('[data-win="par"]')
-        set_text(par, par_text(s.cat, s.game.moves, s.par))
+        set_text(par, par_text(s.cat, s.game.moves, s.par, watched))
         set_attr(par, "data-state", "" if s.par is None else s.par.state)
         set_attr(par, "data-value", "" if s.par is None or s.par.moves is None else str(s.par.moves))
         daily = {i.name: i for i in _daily(s)}

@@ -44,6 +44,7 @@ from freecell.ui.progress.legacy import KEY_GAME
 
 from .helpers import (
     STEP_TIMEOUT,
+    board_url,
     deal_url,
     expect_game,
     expect_layout,
@@ -216,6 +217,32 @@ def test_watch_plays_pauses_steps_both_ways_stops_on_a_touch_and_undo_takes_step
         page.locator(".actionbar [data-action=undo]").click()
         expect_status(page, "moves", n)
     expect_layout(page, before)
+
+
+def test_a_game_the_solver_finishes_is_solved_not_won(page: Any, site: str) -> None:
+    """Show solution to the end: the panel says "Solved": the moves are "this game's", not the player's."""
+    board = Position.from_text("Foundations: H-J C-K D-K S-K\nFreecells: KH QH - -\n" + ":\n" * 8)
+    open_page(page, board_url(site, board))
+    wait_worker(page)
+    page.locator("body").press("h")
+    expect(page.locator("[data-panel=hint]")).to_have_attribute("data-state", "found", timeout=ANSWER_TIMEOUT)
+    page.locator("[data-panel=hint] [data-action=watch]").click()
+    win = page.locator("[data-panel=win]")
+    expect(win).to_be_visible(timeout=STEP_TIMEOUT)
+    title = win.locator("#win-title")
+    expect(title).to_have_text("Solved")
+    expect(title).to_have_attribute("data-i18n", "win.title_watched")  # what a change of language reads
+    par = win.locator("[data-win=par]")
+    expect(par).to_have_text(re.compile(r"^This game: 1 move,"), timeout=ANSWER_TIMEOUT)
+    expect(page.locator("[data-role=announce]")).to_have_text(re.compile(r"Solved in 1 "))
+    # the next game the player wins alone is theirs again
+    win.locator("[data-action=replay]").click()
+    page.locator("body").press("h")
+    expect(page.locator("[data-panel=hint]")).to_have_attribute("data-state", "found", timeout=ANSWER_TIMEOUT)
+    page.locator("body").press("h")  # Hint again plays it
+    expect(win).to_be_visible(timeout=STEP_TIMEOUT)
+    expect(title).to_have_text("You won!")
+    expect(par).to_have_text(re.compile(r"^You: 1 move,"), timeout=ANSWER_TIMEOUT)
 
 
 # --- the deal of the day and par ---------------------------------------------------------------------

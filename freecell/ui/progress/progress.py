@@ -109,6 +109,11 @@ class Progress:
         return self.store.game_id
 
     @property
+    def watched(self) -> bool:
+        """The game on the table is not the player's to win (watched, or a link's, partway)."""
+        return self.state == WATCHED
+
+    @property
     def in_memory(self) -> frozenset[Lost]:
         """The records a newer page wrote (statistics, deal of the day): this tab's results are kept
         in memory only, never written over them."""

@@ -264,7 +264,7 @@ class Session:
             self.watch.interrupt()
             self.par, asks = self.analysis.par(game.start, game.auto_move)
             effects += asks
-            return say.won(self.cat, game)
+            return say.won(self.cat, game, self.progress.watched)
         if game.is_stuck():
             self.panel = Panel.STUCK
             return say.stuck(self.cat)

@@ -29,14 +29,29 @@ def win_values(cat: Catalogue, game: Game) -> dict[str, str]:
     }
 
 
-def par_text(cat: Catalogue, moves: int, par: Par | None) -> str:
+def par_text(cat: Catalogue, moves: int, par: Par | None, watched: bool = False) -> str:
     """The win panel's line of moves: ``You: 84 moves, the solver's: 79, counted the same way.``
-    (or while it counts)."""
-    if par is not None and par.state is ParState.KNOWN and par.moves is not None:
-        return cat.t("win.par", you=moves, par=par.moves)
-    if par is not None and par.state is ParState.SEARCHING:
-        return cat.t("win.par_searching", you=moves)
-    return cat.t("win.par_unknown", you=moves)
+    (or while it counts).
+
+    ``watched``: the solver played some of the game (or a link brought it
+    partway), so the moves are "this game's", not the player's, and the
+    solver's are its own from the deal (which a game it finished can beat).
+    """
+    if par is None or (par.state is ParState.KNOWN and par.moves is None):
+        par = Par(ParState.UNKNOWN)
+    return cat.t(_PAR_KEYS[par.state, watched], you=plural(cat, "win.you_moves", moves), par=par.moves)
+
+
+_PAR_KEYS = {
+    (ParState.KNOWN, False): "win.par", (ParState.KNOWN, True): "win.par_watched",
+    (ParState.SEARCHING, False): "win.par_searching", (ParState.SEARCHING, True): "win.par_watched_searching",
+    (ParState.UNKNOWN, False): "win.par_unknown", (ParState.UNKNOWN, True): "win.par_watched_unknown",
+}
+
+
+def win_title_key(watched: bool) -> str:
+    """The win panel's title: "You won!", or "Solved" for a game the player did not win alone."""
+    return "win.title_watched" if watched else "win.title"
 
 
 def daily_items(cat: Catalogue, record: DailyRecord, today: date, game: Game) -> list[Item]:

@@ -96,8 +96,9 @@ def deselected(cat: Catalogue) -> str:
     return cat.t("say.deselected")
 
 
-def won(cat: Catalogue, game: Game) -> str:
-    return cat.t("say.won", moves=game.moves, time=cat.time(game.elapsed()))
+def won(cat: Catalogue, game: Game, watched: bool = False) -> str:
+    """The last card home: "You won", or "Solved" when the player did not win it alone."""
+    return cat.t("say.solved" if watched else "say.won", moves=game.moves, time=cat.time(game.elapsed()))
 
 
 def stuck(cat: Catalogue) -> str:
