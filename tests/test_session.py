@@ -317,6 +317,9 @@ def test_a_hint_answers_at_once_then_the_solver_replaces_it() -> None:
     bar = s.analysis.bar
     assert bar is not None and bar.state == HintState.FALLBACK and bar.suggestion and bar.move is not None
     assert change.announce == hint_text(s.cat, bar)
+    # the first hint with a move brings a tip, once: a second press plays it
+    tip = change.message
+    assert tip is not None and tip.text == "Tip: press Hint again to play the move it shows."
     reply = solve(pos, s)
     answer = s.solver_reply(pos, reply)
     assert s.analysis.bar is not None and s.analysis.bar.state == HintState.FOUND
@@ -324,6 +327,8 @@ def test_a_hint_answers_at_once_then_the_solver_replaces_it() -> None:
     played = s.hint()  # the second press plays it
     assert played.kind == "moved" and s.game.turns[-1].move == reply.moves[0]
     assert s.verdict() is rp.Verdict.SOLVED  # along the known solution
+    again = s.hint()
+    assert s.analysis.bar is not None and s.analysis.bar.move is not None and again.message is None  # once
 
 
 def test_a_proof_carries_down_the_line_of_play_until_undone_past() -> None:

@@ -24,8 +24,9 @@ TIPS_FORMAT = "freecell-tips"
 TIPS_VERSION = 1
 MAX_TIPS_CHARS = 500
 # The tips there are: "double-tap", at the first card a player selects by a tap (the best
-# place is a double tap, or the smart-tap setting, away).
-TIPS = ("double-tap",)
+# place is a double tap, or the smart-tap setting, away); "hint-again", at the first hint that
+# shows a move (pressing Hint again plays it).
+TIPS = ("double-tap", "hint-again")
 
 
 def read_tips(text: object) -> frozenset[str]:

@@ -338,8 +338,11 @@ class Session:
             return self.play(move)  # the second press plays it
         effects = tuple(self.analysis.ask_hint(self.line()))
         bar = self.analysis.bar
+        tip = None
+        if bar is not None and bar.move is not None and self.progress.first_time("hint-again"):
+            tip = MessageLine(say.hint_again_tip(self.cat), again=say.hint_again_tip)  # once for good
         return Change(kind=ChangeKind.ANALYSIS, announce="" if bar is None else hint_text(self.cat, bar),
-                      effects=effects)
+                      message=tip, effects=effects)
 
     def solver_reply(self, pos: Position, reply: Reply) -> Change:
         """The worker answered about ``pos`` (typed: :func:`~freecell.ui.analysis.replies.parse_reply`).

@@ -36,8 +36,13 @@ def deal_started(cat: Catalogue, deal: int) -> str:
 
 
 def double_tap_tip(cat: Catalogue) -> str:
-    """The one tip, at the first card selected by a tap: the best place is a double tap away."""
+    """A tip, at the first card selected by a tap: the best place is a double tap away."""
     return cat.t("msg.double_tap_tip")
+
+
+def hint_again_tip(cat: Catalogue) -> str:
+    """A tip, at the first hint that shows a move: Hint again plays it."""
+    return cat.t("msg.hint_again_tip")
 
 
 def restored(cat: Catalogue) -> str:
