@@ -241,6 +241,24 @@ def test_after_a_win_the_status_shows_the_result_not_a_capacity() -> None:
     assert (result.value, result.text, result.hidden) == ("yes", "Won", False)
 
 
+def test_the_capacity_is_never_more_than_the_columns_hold() -> None:
+    near = "Foundations: H-J C-Q D-K S-K\nFreecells: KH QH - -\n: KC\n" + ":\n" * 7
+    s = session("?board=" + quote(near))
+    assert s.game.capacity() == 3 * 2**7  # two free cells and seven empty columns
+    items = {i.name: i for i in status_items(s.cat, s.game, s.variant(), s.level, s.verdict(),
+                                             show_score=False, show_winnable=False)}
+    assert (items["capacity"].value, items["capacity"].text) == ("1", "Move up to 1")
+
+
+def test_finish_with_cards_that_cannot_all_go_up_says_why_nothing_happens() -> None:
+    s = session("?deal=1")
+    before = s.position
+    change = s.finish()
+    assert s.position == before and not s.finishing and not s.game.can_finish()
+    assert change.message is not None and change.message.text.startswith("Not yet: Finish comes once")
+    assert change.announce == change.message.text
+
+
 def test_the_status_bar_gives_way_step_by_step() -> None:
     s = session("?deal=5&variant=seahaven")
     items = status_items(s.cat, s.game, s.variant(), "easy", s.verdict(), show_score=True, show_winnable=True)
@@ -644,8 +662,10 @@ def test_new_deal_can_be_taken_back_and_counts_nothing() -> None:
     local = MemoryStorage()
     s = session("?deal=617", local=local)
     play(s, 2)
-    run(s, s.opening.new_deal())
+    new = run(s, s.opening.new_deal())
     assert s.game.deal != 617 or s.game.moves == 0
+    # the line says so: the game is not lost
+    assert new.message == ch.MessageLine(f"Deal {s.game.deal}. Undo brings back the game you left.")
     kept = s.progress.store.unfinished()[0].id
     assert s.progress.tally.streak == 0 and s.progress.tally.open_games() == (kept,)
     back = run(s, s.undo())  # Undo on the fresh deal: back to the game left

@@ -40,7 +40,7 @@ from freecell.ui.session import change as ch
 from freecell.ui.session.opening import boot_for
 from freecell.ui.session.session import Session
 from freecell.ui.text.bars import watch_text
-from freecell.ui.text.panels import daily_items, par_text, win_title_key
+from freecell.ui.text.panels import daily_items, par_text, watch_again, win_title_key
 from tests.support.sessions import Clock, Wall, asks, catalogue, run, solve
 
 DAY = date(2025, 3, 14)
@@ -210,12 +210,16 @@ def test_the_playback_to_the_end_wins_but_a_watched_game_is_not_a_win() -> None:
     assert s.progress.watched and win_title_key(s.progress.watched) == "win.title_watched"
     assert f"Solved in {s.game.moves} moves, time" in change.announce and "You won" not in change.announce
     assert par_text(s.cat, s.game.moves, s.par, s.progress.watched) == (
-        f"This game: {s.game.moves} moves; the solver is counting its own…")
+        "The solver is counting its own moves from the deal…")
     s.solver_reply(s.game.start, solve(s.game.start, s))
-    assert s.par is not None and s.par.state is ParState.KNOWN
+    assert s.par is not None and s.par.state is ParState.KNOWN and s.par.moves is not None
+    # its own, not set beside the game's (which it helped play)
     assert par_text(s.cat, s.game.moves, s.par, s.progress.watched) == (
-        f"This game: {s.game.moves} moves, the solver’s own from the deal: {s.par.moves},"
-        " counted the same way.")
+        f"The solver’s own solution from the deal: {s.par.moves} moves, counted the same way.")
+    assert par_text(s.cat, s.game.moves, Par(ParState.UNKNOWN), s.progress.watched) == ""
+    # its solution is offered on the panel unless the game just watched was as short
+    assert watch_again(s.par.moves + 1, s.par, True) and not watch_again(s.par.moves, s.par, True)
+    assert watch_again(s.par.moves, s.par, False)
 
 
 def test_watch_a_short_solution_from_the_win_panel_replays_the_deal_with_the_solver() -> None:

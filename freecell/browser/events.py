@@ -109,6 +109,9 @@ class Events:
         b.on(self.svg, "contextmenu", lambda e: e.preventDefault())
         b.on(document, "click", self.on_click)
         b.on(document, "keydown", self.on_key)
+        # how the player plays now: a panel opened by a tap or a click shows no focus ring on its
+        # first button (style.css: html[data-input=pointer]); a key brings the ring back
+        b.on(document, "pointerdown", self.on_any_pointer)
         b.on(document, "visibilitychange", self.on_visibility)
         b.on(window, "storage", self.on_storage)
         b.on(window, "pagehide", lambda _e: self.apply(self.session.keeping.hidden()))
@@ -155,6 +158,8 @@ class Events:
             return
         if self.session.watch.playback is not None:  # the player takes over, from where the playback stands
             self.apply(self.session.watch.stop())
+            e.preventDefault()  # the touch that stops it does nothing more: no card is picked up
+            return
         if self.press is not None:
             return
         self.view.finish_animations()  # a new press never waits for a card still gliding
@@ -297,8 +302,12 @@ class Events:
         if p.dragging:
             self.apply(Change(redraw=True))
 
+    def on_any_pointer(self, _e: Any) -> None:
+        document.documentElement.setAttribute("data-input", "pointer")
+
     # --- keys ------------------------------------------------------------------
     def on_key(self, e: Any) -> None:
+        document.documentElement.setAttribute("data-input", "keyboard")
         target = e.target
         key = str(e.key)
         s = self.session

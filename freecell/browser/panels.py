@@ -26,6 +26,7 @@ from ..ui.text.panels import (
     stats_deal_title,
     stats_items,
     unfinished_items,
+    watch_again,
     win_title_key,
     win_values,
 )
@@ -99,20 +100,24 @@ class Panels:
     def _win(self, s: Session) -> None:
         for key, text in win_values(s.cat, s.game).items():
             set_text(q(f'[data-win="{key}"]'), text)
+        watched = s.progress.watched
         for item in stats_items(s.cat, s.progress.tally, game_key(s.game)):  # the streak, the best time
             if item.name in ("streak", "best-time"):
                 el = q(f'[data-win="{item.name}"]')
                 set_attr(el, "data-value", item.value)
                 set_text(el, item.text)
+                set_hidden(el, watched)  # not the player's win: their record is not its business
+                set_hidden(el.previousElementSibling, watched)
         deal_value = q('[data-win="deal"]')
         for el in (q('[data-panel="win"] dt[data-i18n="win.deal"]'), deal_value.parentElement):
             set_hidden(el, s.game.deal is None)
-        watched = s.progress.watched
         title = q("#win-title")
         set_attr(title, "data-i18n", win_title_key(watched))  # so that a new language keeps it
         set_text(title, s.cat.t(win_title_key(watched)))
         par = q('[data-win="par"]')
-        set_text(par, par_text(s.cat, s.game.moves, s.par, watched))
+        line = par_text(s.cat, s.game.moves, s.par, watched)
+        set_text(par, line)
+        set_hidden(par, not line)
         set_attr(par, "data-state", "" if s.par is None else s.par.state)
         set_attr(par, "data-value", "" if s.par is None or s.par.moves is None else str(s.par.moves))
         daily = {i.name: i for i in _daily(s)}
@@ -120,7 +125,8 @@ class Panels:
         won_text = daily_won_text(s.cat, daily["daily-streak"].text) if won_today else ""
         set_text(q('[data-win="daily"]'), won_text)
         set_hidden(q('[data-win="daily"]'), not won_today)
-        set_hidden(q('[data-panel="win"] [data-action="watch-solution"]'), s.analysis.unavailable)
+        set_hidden(q('[data-panel="win"] [data-action="watch-solution"]'),
+                   s.analysis.unavailable or not watch_again(s.game.moves, s.par, watched))
 
     def _stats(self, s: Session) -> None:
         key = game_key(s.game)

@@ -53,6 +53,7 @@ from .helpers import (
     open_page,
     play_move_on_page,
     read_layout,
+    selected_cards,
     solution_lines,
     wait_ready,
 )
@@ -202,13 +203,17 @@ def test_watch_plays_pauses_steps_both_ways_stops_on_a_touch_and_undo_takes_step
     expect(bar).to_have_attribute("data-state", "playing")
     page.wait_for_function("(n) => Number(document.querySelector('[data-panel=watch]').dataset.step) > n",
                            arg=k + 1, timeout=STEP_TIMEOUT)
-    # a touch on the table stops it at once; play goes on from where it stands
-    box = page.locator("svg#table").bounding_box()
-    assert box is not None
-    page.mouse.move(box["x"] + 5, box["y"] + box["height"] - 5)
+    # a touch on the table stops it at once, and does nothing more (a card touched is not picked
+    # up); play goes on from where it stands
+    card = page.evaluate("""() => { const cards = [...document.querySelectorAll('svg#table g.card')]
+        .filter(c => /^[1-8]$/.test(c.dataset.pile || ''));
+      const top = cards.reduce((a, c) => Number(c.dataset.index) > Number(a.dataset.index) ? c : a);
+      const r = top.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }""")
+    page.mouse.move(card[0], card[1])
     page.mouse.down()
     expect(bar).to_be_hidden()
     page.mouse.up()
+    assert selected_cards(page) == []
     moves = int(page.locator("[data-status=moves]").get_attribute("data-value") or 0)
     assert moves > k + 1
     page.wait_for_timeout(1000)  # over two fast steps: nothing more is played
@@ -233,15 +238,25 @@ def test_a_game_the_solver_finishes_is_solved_not_won(page: Any, site: str) -> N
     expect(title).to_have_text("Solved")
     expect(title).to_have_attribute("data-i18n", "win.title_watched")  # what a change of language reads
     par = win.locator("[data-win=par]")
-    expect(par).to_have_text(re.compile(r"^This game: 1 move,"), timeout=ANSWER_TIMEOUT)
-    expect(page.locator("[data-role=announce]")).to_have_text(re.compile(r"Solved in 1 "))
-    # the next game the player wins alone is theirs again
+    expect(par).to_have_text("The solver’s own solution from the deal: 1 move, counted the same way.",
+                             timeout=ANSWER_TIMEOUT)
+    expect(win.locator("[data-win=streak]")).to_be_hidden()  # not the player's win: not their record
+    expect(win.locator("[data-action=watch-solution]")).to_be_hidden()  # as short as the one just seen
+    # the next game the player wins alone is theirs again: a tap on the queen sends it home
     win.locator("[data-action=replay]").click()
-    page.locator("body").press("h")
+    page.locator("body").press("h")  # a key first (Chromium then rings what a script focuses)
     expect(page.locator("[data-panel=hint]")).to_have_attribute("data-state", "found", timeout=ANSWER_TIMEOUT)
-    page.locator("body").press("h")  # Hint again plays it
+    page.locator('svg#table g.card[data-card="QH"]').click()
     expect(win).to_be_visible(timeout=STEP_TIMEOUT)
+    # opened after a tap: its first button has the focus (for a screen reader) but shows no ring
+    # until a key is pressed
+    ring = ("() => [document.activeElement.dataset.action,"
+            " getComputedStyle(document.activeElement).outlineStyle]")
+    assert page.evaluate(ring) == ["new", "none"]
+    page.keyboard.press("Shift")
+    assert page.evaluate(ring) == ["new", "solid"]
     expect(title).to_have_text("You won!")
+    expect(win.locator("[data-win=streak]")).to_be_visible()
     expect(par).to_have_text(re.compile(r"^You: 1 move,"), timeout=ANSWER_TIMEOUT)
 
 

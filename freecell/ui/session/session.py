@@ -220,9 +220,9 @@ class Session:
                 game.clock.start()  # it ran when the page closed
             message = MessageLine(say.restored(self.cat), again=say.restored)
         elif game.deal is not None:
-            deal = game.deal
-            message = MessageLine(say.deal_started(self.cat, deal),
-                                  again=lambda cat: say.deal_started(cat, deal))
+            deal, left = game.deal, self.progress.left is not None and not replay
+            message = MessageLine(say.deal_started(self.cat, deal, left),
+                                  again=lambda cat: say.deal_started(cat, deal, left))
         else:
             message = CLEAR
         effects += self.analyse()
@@ -393,8 +393,9 @@ class Session:
             self.finishing = False
             text = say.finish_stopped(self.cat)
             return Change(kind=ChangeKind.ANALYSIS, message=MessageLine(text), announce=text)
-        if not self.game.can_finish():
-            return Change()
+        if not self.game.can_finish():  # F, with no Finish button on show: say why nothing happens
+            text = say.finish_not_yet(self.cat)
+            return Change(kind=ChangeKind.NONE, message=MessageLine(text), announce=text)
         self.finishing = True
         return self.finish_step()
 

@@ -34,19 +34,29 @@ def par_text(cat: Catalogue, moves: int, par: Par | None, watched: bool = False)
     (or while it counts).
 
     ``watched``: the solver played some of the game (or a link brought it
-    partway), so the moves are "this game's", not the player's, and the
-    solver's are its own from the deal (which a game it finished can beat).
+    partway), so the moves are not the player's to set beside the solver's:
+    the line gives the solver's own from the deal alone (``""`` when none is known).
     """
     if par is None or (par.state is ParState.KNOWN and par.moves is None):
         par = Par(ParState.UNKNOWN)
-    return cat.t(_PAR_KEYS[par.state, watched], you=plural(cat, "win.you_moves", moves), par=par.moves)
+    key = _PAR_KEYS[par.state, watched]
+    if not key:
+        return ""
+    par_moves = "" if par.moves is None else plural(cat, "win.moves_n", par.moves)
+    return cat.t(key, you=plural(cat, "win.moves_n", moves), par=par.moves, par_moves=par_moves)
 
 
 _PAR_KEYS = {
     (ParState.KNOWN, False): "win.par", (ParState.KNOWN, True): "win.par_watched",
     (ParState.SEARCHING, False): "win.par_searching", (ParState.SEARCHING, True): "win.par_watched_searching",
-    (ParState.UNKNOWN, False): "win.par_unknown", (ParState.UNKNOWN, True): "win.par_watched_unknown",
+    (ParState.UNKNOWN, False): "win.par_unknown", (ParState.UNKNOWN, True): "",
 }
+
+
+def watch_again(moves: int, par: Par | None, watched: bool) -> bool:
+    """Whether the win panel offers to watch the solver's solution: not after a watched game
+    that was no longer than it (the same solution, or one as short, just seen)."""
+    return not (watched and par is not None and par.moves is not None and moves <= par.moves)
 
 
 def win_title_key(watched: bool) -> str:

@@ -31,8 +31,9 @@ def joined(*words: str) -> str:
 # --- a new game on the table ---------------------------------------------------------------
 
 
-def deal_started(cat: Catalogue, deal: int) -> str:
-    return cat.t("deal.started", n=deal)
+def deal_started(cat: Catalogue, deal: int, kept: bool = False) -> str:
+    """A new deal on the table; ``kept``: the game left for it is kept, and Undo brings it back."""
+    return cat.t("deal.started_kept" if kept else "deal.started", n=deal)
 
 
 def double_tap_tip(cat: Catalogue) -> str:
@@ -128,6 +129,10 @@ def nothing_to_redo(cat: Catalogue) -> str:
 
 def back_to_winnable(cat: Catalogue) -> str:
     return cat.t("msg.back_winnable")
+
+
+def finish_not_yet(cat: Catalogue) -> str:
+    return cat.t("msg.finish_not_yet")
 
 
 def finish_stopped(cat: Catalogue) -> str:

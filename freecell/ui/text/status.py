@@ -40,8 +40,10 @@ def status_items(cat: Catalogue, game: Game, variant: str, level: str | None, ve
     from its start.
     """
     won = game.is_won()
+    # how many cards may move at once, but never more than the columns hold ("up to 768" says nothing)
+    capacity = min(game.capacity(), max(1, sum(map(len, game.position.columns))))
     items = [
-        Item("capacity", str(game.capacity()), cat.t("status.capacity", n=game.capacity()), hidden=won),
+        Item("capacity", str(capacity), cat.t("status.capacity", n=capacity), hidden=won),
         Item("home", str(game.cards_home()), cat.t("status.home", n=game.cards_home())),
         Item("moves", str(game.moves), cat.t("status.moves", n=game.moves)),
     ]
