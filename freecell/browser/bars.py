@@ -229,7 +229,9 @@ class Bars:
         shown = self._shown
         if shown.text and shown.again is not None:
             self._shown = MessageLine(shown.again(cat), shown.reason, shown.again)
-            set_text(q('[data-role="message"]'), self._shown.text)
+            el = q('[data-role="message"]')
+            set_text(el, self._shown.text)
+            _fit_message(el)
         elif shown.text:
             self.say(MessageLine(""))
 
@@ -239,7 +241,17 @@ class Bars:
         el = q('[data-role="message"]')
         set_text(el, message.text)
         set_attr(el, "data-reason", message.reason or None)
+        _fit_message(el)
         self.bindings.cancel(self._message_timer)
         self._message_timer = None
         if message.text:
             self._message_timer = self.bindings.later(MESSAGE_MS, lambda: self.say(MessageLine("")))
+
+
+def _fit_message(el: Any) -> None:
+    """The message line in smaller print when its words do not fit (three lines in a phone's two:
+    "Too many cards to move at once: at most 16 onto 8♠, not 13 (3 empty free cells, 2 empty
+    columns)." at 360 px), so that none is cut."""
+    set_attr(el, "data-fit", None)
+    if el.scrollHeight > el.clientHeight or el.scrollWidth > el.clientWidth:
+        set_attr(el, "data-fit", "small")

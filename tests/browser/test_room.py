@@ -18,19 +18,25 @@ from __future__ import annotations
 
 import json
 import re
+import string
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from freecell.cards import card_text
+from freecell.cards import card_text, parse_card
 from freecell.game import Game
 from freecell.piles import Move
+from freecell.rules import Reason, Refusal, move_capacity
 from freecell.ui.progress.legacy import KEY_GAME
+from freecell.ui.progress.settings import LANGUAGES
 from freecell.ui.table.layout import BAND
 from freecell.ui.table.table import TableState
+from freecell.ui.text.catalogue import Catalogue
 from tests.support.boards import twenty_card_board
+from tests.support.tables import board_from_parts
 
 from .helpers import (
     STEP_TIMEOUT,
@@ -388,3 +394,68 @@ def test_a_long_notice_and_a_long_hint_show_every_word(open_context: Any, site: 
         finally:
             page.screenshot(path=str(SHOTS / f"{size}-long-bars.png"))
             print(size, page.evaluate(WHOLE_BARS_JS))
+
+
+# --- the message line on a small phone ----------------------------------------------------------
+
+I18N = Path(__file__).resolve().parents[2] / "static" / "i18n"
+FITS_JS = "(el) => el.scrollHeight <= el.clientHeight && el.scrollWidth <= el.clientWidth"
+# every text given fits the message line, as the page fits it (freecell/browser/bars.py _fit_message:
+# in smaller print when it does not): the texts that do not, even so
+UNFIT_JS = """(texts) => {
+  const m = document.querySelector('[data-role=message]');
+  const fits = () => m.scrollHeight <= m.clientHeight && m.scrollWidth <= m.clientWidth;
+  const out = [];
+  for (const [text, refusal] of texts) {
+    m.textContent = text;
+    if (refusal) m.dataset.reason = 'refusal'; else delete m.dataset.reason;
+    delete m.dataset.fit;
+    if (!fits()) m.dataset.fit = 'small';
+    if (!fits()) out.push(text);
+  }
+  m.textContent = ''; delete m.dataset.reason; delete m.dataset.fit;
+  return out;
+}"""
+
+
+def message_texts(lang: str) -> list[tuple[str, bool]]:
+    """The message line's texts in ``lang`` with numbers as long as play gives them: every refusal
+    (with or without bold), the messages, the deal's and the link's; ``True`` for a refusal's."""
+    cat = Catalogue.from_json(lang, (I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    ten, eight = parse_card("TH"), parse_card("8S")
+    out = []
+    for reason in Reason:
+        if reason is Reason.TOO_MANY_CARDS:  # onto a card, into an empty column, kings only
+            for r in (Refusal(reason, 13, move_capacity(2, 2), cells=2, columns=2, onto=eight),
+                      Refusal(reason, 13, move_capacity(3, 1), cells=3, columns=2),
+                      Refusal(reason, 13, 4, cells=3, columns=2, onto=eight)):
+                out.append((cat.refusal(r), True))
+        else:
+            out.append((cat.refusal(Refusal(reason, card=ten, onto=eight)), True))
+    for key, text in cat.messages.items():
+        if key.split(".")[0] in ("msg", "deal", "board", "daily"):
+            out.append((string.Formatter().vformat(text, (), defaultdict(lambda: "617", n="1234567")),
+                        key.startswith("board.")))
+    return out
+
+
+def test_every_message_fits_the_line_of_a_small_phone(page: Any, site: str) -> None:
+    """At 360 px a refusal took three lines of a line two high, and the first and last were cut:
+    the page says it in smaller print, and every message of every language fits so."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    # a real refusal first: 7 cards onto 10♣ with no free cell and no empty column
+    pos = board_from_parts({1: "9H 8S 7H 6S 5H 4S 3H", 2: "TC", 3: "QD", 4: "QS", 5: "JD", 6: "JS",
+                            7: "9C", 8: "9S"}, cells="KC KD KH KS")
+    open_page(page, board_url(site, pos))
+    expect_game(page, Game(position=pos))
+    click_card(page, "9H")
+    click_pile(page, "2")
+    message = page.locator("[data-role=message][data-reason]")
+    expect(message).to_have_text("Too many cards to move at once: at most 1 onto 10♣, not 7 "
+                                 "(no empty free cell, no empty column).", timeout=STEP_TIMEOUT)
+    expect(message).to_have_attribute("data-fit", "small")  # three lines at the usual size
+    assert message.evaluate(FITS_JS)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "360x740-refusal.png"))
+    unfit = {lang: page.evaluate(UNFIT_JS, message_texts(lang)) for lang in LANGUAGES}
+    assert unfit == {lang: [] for lang in LANGUAGES}

@@ -24,7 +24,7 @@ TIPS_FORMAT = "freecell-tips"
 TIPS_VERSION = 1
 MAX_TIPS_CHARS = 500
 # The tips there are: "double-tap", at the first card a player selects by a tap (the best
-# place is a double tap, or the smart-tap setting, away); "hint-again", at the first hint that
+# place is a double tap away); "hint-again", at the first hint that
 # shows a move (pressing Hint again plays it).
 TIPS = ("double-tap", "hint-again")
 
