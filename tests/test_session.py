@@ -192,7 +192,7 @@ def test_a_refusal_under_other_rules_says_why() -> None:
     kings = Refusal(Reason.TOO_MANY_CARDS, 5, 4, cells=3, columns=7)
     assert cat.refusal(kings, variant("seahaven").rules) == (
         "Too many cards to move at once: at most 4, not 5 (3 empty free cells; empty columns take only "
-        "kings, so they do not help).")
+        "kings).")
     king = Refusal(Reason.NOT_ONE_LOWER, card=parse_card("KS"), onto=parse_card("9C"))
     assert cat.refusal(king) == "A king goes only into an empty column, not on 9♣."
     suit = Refusal(Reason.WRONG_SUIT, card=parse_card("8S"), onto=parse_card("9H"))
