@@ -181,7 +181,8 @@ SAME_AS_ENGLISH = {"app.title", "action.ok", "variant.short.bakers", "variant.sh
 SAME_AS_ENGLISH_IN: dict[str, set[str]] = {
     "fr": {"card.rank.six", "status.score"},
     "de": {"variant.seahaven", "settings.speed.normal", "watch.speed.normal"},
-    "es": {"settings.speed.normal", "watch.speed.normal"},
+    "es": {"settings.speed.normal", "watch.speed.normal", "settings.tab_game"},
+    "ro": {"settings.tab_game"},
 }
 
 # Where the UI asks for messages, and how it asks.
