@@ -201,30 +201,48 @@ def _daily(s: Session) -> list[Item]:
 
 
 def _capacity_table(cat: Catalogue) -> Any:
-    """How many cards move at once, by empty free cells (rows) and empty columns (columns)."""
+    """How many cards move at once, by empty free cells (rows) and empty columns (columns): each
+    axis named once, its headers bare numbers (each named in full for a screen reader), so that
+    the table fits a phone held upright."""
     t = cat.t
     table = document.createElement("table")
     table.className = "capacity-table"
     cap = document.createElement("caption")
     cap.textContent = t("rules.multi.table_caption")
     table.appendChild(cap)
+
+    def cell(tag: str, text: str, label: str | None = None, **span: int) -> Any:
+        el = document.createElement(tag)
+        el.textContent = text
+        if label is not None:
+            el.setAttribute("aria-label", label)
+        for name, n in span.items():
+            el.setAttribute(name, str(n))
+        return el
+
+    top = document.createElement("tr")
+    top.appendChild(cell("td", "", colspan=2, rowspan=2))  # the corner
+    axis = cell("th", t("rules.multi.cols"), colspan=5)
+    axis.setAttribute("scope", "colgroup")
+    top.appendChild(axis)
+    table.appendChild(top)
     head = document.createElement("tr")
-    head.appendChild(document.createElement("td"))  # the corner: no header
     for e in range(5):
-        th = document.createElement("th")
+        th = cell("th", str(e), t("rules.multi.col_label", n=e))
         th.setAttribute("scope", "col")
-        th.textContent = t("rules.multi.col_label", n=e)
         head.appendChild(th)
     table.appendChild(head)
     for f in range(5):
         row = document.createElement("tr")
-        th = document.createElement("th")
+        if f == 0:
+            side = cell("th", t("rules.multi.rows"), rowspan=5)
+            side.setAttribute("scope", "rowgroup")
+            side.className = "axis"
+            row.appendChild(side)
+        th = cell("th", str(f), t("rules.multi.row_label", n=f))
         th.setAttribute("scope", "row")
-        th.textContent = t("rules.multi.row_label", n=f)
         row.appendChild(th)
         for e in range(5):
-            td = document.createElement("td")
-            td.textContent = str(move_capacity(f, e))
-            row.appendChild(td)
+            row.appendChild(cell("td", str(move_capacity(f, e))))
         table.appendChild(row)
     return table

@@ -459,3 +459,9 @@ def test_every_message_fits_the_line_of_a_small_phone(page: Any, site: str) -> N
     page.screenshot(path=str(SHOTS / "360x740-refusal.png"))
     unfit = {lang: page.evaluate(UNFIT_JS, message_texts(lang)) for lang in LANGUAGES}
     assert unfit == {lang: [] for lang in LANGUAGES}
+    # and the rules' table of the cards that move at once fits its panel (it ran off the edge)
+    page.locator(".actionbar [data-action=rules]").click()
+    table = page.locator("[data-panel=rules] .capacity-table")
+    table.scroll_into_view_if_needed()
+    assert table.evaluate("(t) => t.getBoundingClientRect().width <= t.parentElement.clientWidth")
+    page.keyboard.press("Escape")

@@ -32,7 +32,7 @@ from ...game import Game, Turn
 from ...piles import Move, Pile
 from ...position import Position
 from ..address.link import variant_id
-from ..analysis.analysis import Analysis
+from ..analysis.analysis import Analysis, HintState
 from ..analysis.playback import Par, ParState
 from ..analysis.replies import DIFFICULTIES, Reply, SolverReply, Verdict
 from ..progress.keyvalue import MemoryStorage
@@ -339,7 +339,8 @@ class Session:
         effects = tuple(self.analysis.ask_hint(self.line()))
         bar = self.analysis.bar
         tip = None
-        if bar is not None and bar.move is not None and self.progress.first_time("hint-again"):
+        if bar is not None and bar.state is HintState.FOUND and bar.move is not None \
+                and self.progress.first_time("hint-again"):  # a move of a solution, not a guess
             tip = MessageLine(say.hint_again_tip(self.cat), again=say.hint_again_tip)  # once for good
         return Change(kind=ChangeKind.ANALYSIS, announce="" if bar is None else hint_text(self.cat, bar),
                       message=tip, effects=effects)
