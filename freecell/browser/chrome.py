@@ -57,6 +57,5 @@ class Chrome:
         q('.actionbar [data-action="redo"]').disabled = not s.available("redo")
         set_hidden(q('.actionbar [data-action="finish"]'), not s.available("finish"))
         set_hidden(q('.actionbar [data-action="new"]'), not s.available("new"))
-        replay = q('.actionbar [data-action="replay"]')
-        if replay is not None:
+        for replay in qa('[data-action="replay"]'):  # the action bar's, the Game menu's, the hint bar's
             replay.disabled = not s.available("replay")
