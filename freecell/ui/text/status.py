@@ -69,10 +69,11 @@ def status_items(cat: Catalogue, game: Game, variant: str, level: str | None, ve
 
 
 # What gives way, in turn, when the status bar does not fit on one line: the short variant name,
-# then the cards home (the foundations show them), the deal number (its difficulty stays),
-# the difficulty, the moves, the variant (last: Baker's Game looks like FreeCell and builds by
-# suit).  The capacity, the time, the score and the winnability (or the result) stay.
-SHORTER = ("variant-short", "home", "deal-number", "deal", "moves", "variant")
+# then the cards home (the foundations show them), the difficulty (the deal number stays: it is
+# what a player shares or types again), the deal number, the moves, the variant (last: Baker's
+# Game looks like FreeCell and builds by suit).  The capacity, the time, the score and the
+# winnability (or the result) stay.
+SHORTER = ("variant-short", "home", "difficulty", "deal", "moves", "variant")
 
 
 def status_plans(cat: Catalogue, items: list[Item], level: str | None) -> list[list[Item]]:
@@ -88,8 +89,8 @@ def status_plans(cat: Catalogue, items: list[Item], level: str | None) -> list[l
         for item in current:
             if step == "variant-short" and item.name == "variant" and item.value != "freecell":
                 item = replace(item, text=cat.t(f"variant.short.{item.value}"))
-            elif step == "deal-number" and item.name == "deal" and item.text:
-                item = replace(item, text=cat.t(f"difficulty.{level}") if level else "", hidden=not level)
+            elif step == "difficulty" and item.name == "deal" and item.text and level:
+                item = replace(item, text=cat.t("status.deal", n=item.value))
             elif item.name == step:
                 item = replace(item, hidden=True)
             changed.append(item)
