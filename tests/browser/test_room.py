@@ -465,3 +465,22 @@ def test_every_message_fits_the_line_of_a_small_phone(page: Any, site: str) -> N
     table.scroll_into_view_if_needed()
     assert table.evaluate("(t) => t.getBoundingClientRect().width <= t.parentElement.clientWidth")
     page.keyboard.press("Escape")
+
+
+@pytest.mark.parametrize("size", ["390x844", "1280x800"])
+def test_the_settings_tabs_stay_put_from_tab_to_tab(page: Any, site: str, size: str) -> None:
+    """The panel was centred, so each tab's height moved the tab row: the next tab ran from the finger."""
+    w, h = SIZES[size]
+    page.set_viewport_size({"width": w, "height": h})
+    open_page(page, f"{site}?deal=1")
+    page.locator(".actionbar [data-action=settings]").click()
+    tabs = page.locator("[data-panel=settings] [role=tab]")
+    tops = set()
+    for tab in ("game", "play", "look", "game"):
+        page.locator(f"[data-panel=settings] [role=tab][data-tab={tab}]").click()
+        expect(page.locator(f"[data-panel=settings] [data-tab-panel={tab}]")).to_be_visible()
+        box = tabs.first.bounding_box()
+        assert box is not None
+        tops.add(round(box["y"]))
+    assert len(tops) == 1, tops
+    page.keyboard.press("Escape")
