@@ -47,6 +47,9 @@ from .dom import js_object, js_or_none
 from .view import TableView
 
 ACTIVATE_KEYS = ("Enter", " ", "Spacebar")
+# what Tab stops at in a panel (a tab list's other tabs, tabindex -1, are reached by arrows)
+FOCUS_STOPS = ", ".join(f'{t}:not([tabindex="-1"])'
+                        for t in ("button", "input", "select", "textarea", "a[href]", "[tabindex]"))
 
 
 class Access:
@@ -135,6 +138,24 @@ class Access:
             opener.focus()
             return
         self.place(True)
+
+    def keep_in_panel(self, backwards: bool) -> bool:
+        """Tab (``backwards``: Shift+Tab) with a panel open goes round within it, never to the table
+        behind, where keys do nothing while it is open; whether it moved the focus."""
+        panel = js_or_none(document.querySelector(".panel[data-panel]:not([hidden])"))
+        if panel is None:
+            return False
+        stops = [el for el in panel.querySelectorAll(FOCUS_STOPS)
+                 if not _unusable(el) and el.getClientRects().length]
+        if not stops:
+            return False
+        first, last = stops[0], stops[-1]
+        active = js_or_none(document.activeElement)
+        inside = active is not None and bool(panel.contains(active))
+        if inside and active != (first if backwards else last):
+            return False  # the browser's own next stop is in the panel
+        (last if backwards else first).focus()
+        return True
 
     def rescue(self) -> None:
         """After an action: a focus left on nothing, or on a button now disabled or hidden, goes on."""

@@ -322,6 +322,9 @@ class Events:
                 self.access.rescue()
                 e.preventDefault()
             return
+        if key == "Tab" and s.panel is not None and self.access.keep_in_panel(bool(e.shiftKey)):
+            e.preventDefault()
+            return
         if _typing(target):
             return
         if self._watch_key(e, key):

@@ -372,6 +372,12 @@ def test_focus_comes_back_after_panels_and_undo(page: Any, site: str) -> None:
     settings.focus()
     page.keyboard.press("Enter")
     expect(panel(page, "settings")).to_be_visible()
+    # Tab and Shift+Tab go round within the open panel, never to the table behind it (where keys
+    # do nothing while it is open)
+    inside = "() => !!document.activeElement.closest('[data-panel=settings]')"
+    for key in ["Tab"] * 12 + ["Shift+Tab"] * 12:
+        page.keyboard.press(key)
+        assert page.evaluate(inside), key
     panel(page, "settings").locator("[data-action=close]").focus()
     page.keyboard.press("Enter")
     expect(panel(page, "settings")).to_be_hidden()
