@@ -678,6 +678,25 @@ def test_new_deal_can_be_taken_back_and_counts_nothing() -> None:
     assert s.progress.tally.played == 1
 
 
+def test_a_link_whose_moves_cannot_be_read_resumes_the_players_game_of_its_deal() -> None:
+    """It opened a fresh copy of the deal beside the player's own: two "Deal 617" in the list."""
+    local, tab = MemoryStorage(), MemoryStorage()
+    s = session("?deal=617", local=local, tab=tab)
+    play(s, 3)
+    again = Session(catalogue(), None, Progress(local, tab, wall=Wall()), clock=Clock())
+    change = run(again, again.opening.start(boot_for("?deal=617&moves=zzz")))
+    assert again.game.deal == 617 and again.game.moves == 3
+    assert change.message == ch.MessageLine(
+        "The moves in this link cannot be played; your own game of this deal goes on.", "url")
+    assert len(again.progress.unfinished()) == 1
+    # with no game of the deal kept: the deal from its start, as before
+    fresh = Session(catalogue(), None, Progress(MemoryStorage(), MemoryStorage(), wall=Wall()), clock=Clock())
+    change = run(fresh, fresh.opening.start(boot_for("?deal=617&moves=zzz")))
+    assert fresh.game.deal == 617 and fresh.game.moves == 0
+    assert change.message is not None
+    assert change.message.text == "The moves in this link cannot be played; here is the deal from its start."
+
+
 def test_replay_abandons_a_started_game_once_the_replay_starts() -> None:
     s = session("?deal=617")
     play(s, 1)

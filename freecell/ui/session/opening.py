@@ -109,7 +109,8 @@ class Opening:
         """The first game of the page (see the module docstring)."""
         s = self.session
         link = boot.link
-        if link is not None and link.moves and link.game is not None:
+        unread = link is not None and link.reason is not None and link.reason.startswith("moves.")
+        if link is not None and link.moves and link.game is not None and not unread:
             # a shared game at a point: opened as it is (a bad link: its plain deal, and why)
             change = self._put(link.game, prepared=True)
             text = say.link_opened(s.cat, link)
@@ -117,6 +118,19 @@ class Opening:
                 MessageLine(text) if text else change.message)
             announce = say.joined(message.text if message else "", change.announce)
             return self._noticed(replace(change, message=message, announce=announce), boot, frozenset())
+        if link is not None and unread and link.game is not None:
+            # its moves could not be read: its deal, as a plain link to it opens it (the player's
+            # own game of it goes on, not a second one beside it), and why
+            change = self._plain(boot)
+            resumed = s.game.moves > 0 or s.game.can_redo()
+            text = say.moves_unread(s.cat) if resumed else say.link_opened(s.cat, link)
+            announce = say.joined(text, change.announce)
+            return replace(change, message=MessageLine(text, "url"), announce=announce)
+        return self._plain(boot)
+
+    def _plain(self, boot: Boot) -> Change:
+        """The first game of a page whose address names a deal, a board or nothing."""
+        s = self.session
         req = boot.request
         restored = s.progress.restore(req.kept, s.clock)  # a bad part ignored, the rest obeyed
         variant = req.variant or s.settings.choice("variant") or "freecell"

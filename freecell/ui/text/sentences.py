@@ -86,6 +86,11 @@ def playing(cat: Catalogue, deal: int) -> str:
     return cat.t("msg.playing", n=deal)
 
 
+def moves_unread(cat: Catalogue) -> str:
+    """A link's moves could not be read, and the player's own game of its deal goes on instead."""
+    return cat.t("moves.error.resumed")
+
+
 def link_opened(cat: Catalogue, link: Linked) -> str:
     """A shared link's game: the moves it was opened at, or why its moves were refused."""
     if link.error is not None:
