@@ -84,6 +84,9 @@ class Panels:
             q('[data-field="deal"]').value = "" if s.game.deal is None else str(s.game.deal)
         elif name is Panel.STATS:
             set_hidden(q('[data-role="stats-confirm"]'), True)
+        elif name is Panel.RULES:  # the text, so that the arrows and Page Down scroll it at once
+            q("#rules-body").focus()
+            return
         elif name is Panel.WIN:  # the way on first (not the Copy beside the deal number)
             q('[data-panel="win"] [data-action="new"]').focus()
             return

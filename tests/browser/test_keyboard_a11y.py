@@ -364,7 +364,14 @@ def test_focus_comes_back_after_panels_and_undo(page: Any, site: str) -> None:
     rules.focus()
     page.keyboard.press("Enter")
     expect(panel(page, "rules")).to_be_visible()
-    assert page.evaluate("() => !!document.activeElement.closest('[data-panel=rules]')")
+    # the focus on its text, so that Page Down scrolls it at once (on its close button it did not)
+    expect(panel(page, "rules").locator("#rules-body")).to_be_focused()
+    body = panel(page, "rules")
+    top = body.evaluate("(p) => p.scrollTop + p.querySelector('#rules-body').scrollTop")
+    page.keyboard.press("PageDown")
+    scrolled = """(top) => { const p = document.querySelector('[data-panel=rules]');
+        return p.scrollTop + p.querySelector('#rules-body').scrollTop > top; }"""
+    page.wait_for_function(scrolled, arg=top, timeout=STEP_TIMEOUT)
     page.keyboard.press("Escape")
     expect(panel(page, "rules")).to_be_hidden()
     expect(rules).to_be_focused()
