@@ -162,7 +162,8 @@ def test_not_text_is_refused_with_a_reason() -> None:
 def test_the_message_keys_stay_those_the_page_knows() -> None:
     assert parse_query("?deal=x").error == "deal.error.url"
     assert parse_query("?deal=1&variant=x").error == "variant.error.url"
-    assert parse_query("?board=x").error == "board.error.card"
+    assert parse_query("?board=x").error == "board.error.url"  # no card at all: no position, not a bad card
+    assert parse_query("?board=x").reason == "board.unreadable"
     assert parse_query("?board=" + "x" * 10_001).error == "board.error.url"  # too long: no line of its own
     assert parse_query("&".join(["x=1"] * 50)).error == "query.error.fields"  # no position: not that line
     assert parse_query("?x=" + "1" * 200_001).error == "query.error.long"

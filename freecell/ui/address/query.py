@@ -16,9 +16,11 @@ still deal 617, of classic FreeCell); what the page then opens is
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from urllib.parse import unquote_plus
 
+from ...cards import parse_card
 from ...deals import DealNumberError, parse_deal_number
 from ...position import BoardError, Position
 from ...rules import FREECELL, Rules
@@ -34,7 +36,7 @@ REASONS = (
     "query.not_text", "query.too_long", "query.too_many_fields",
     "deal.empty", "deal.not_number", "deal.range", "deal.invisible",
     "board.not_text", "board.too_long", "board.foundation", "board.card", "board.columns", "board.cells",
-    "board.duplicate", "board.count", "board.invalid",
+    "board.duplicate", "board.count", "board.invalid", "board.unreadable",
     "variant.unknown",
 )
 
@@ -131,6 +133,17 @@ def read_request(params: dict[str, list[str]], rules: Rules = FREECELL) -> Start
     return _game(params, rules, variant)
 
 
+def _any_card(text: str) -> bool:
+    """Whether a board's text names at least one card (``KS``, ``10h``...)."""
+    for token in re.split(r"[\s:,;|/-]+", text):
+        try:
+            parse_card(token)
+        except ValueError:
+            continue
+        return True
+    return False
+
+
 def _game(params: dict[str, list[str]], rules: Rules, variant: str | None) -> StartRequest:
     """The deal or board of a query, of ``variant`` (its ``rules``), or why it is none."""
     if "board" in params:
@@ -138,7 +151,9 @@ def _game(params: dict[str, list[str]], rules: Rules, variant: str | None) -> St
         try:
             return StartRequest(board=Position.from_text(text, rules), variant=variant)
         except BoardError as e:
-            return _refused(f"board.{e.code}", variant=variant)
+            # no card in it at all (?board=garbage): not "a card that does not exist", but no position
+            code = "unreadable" if e.code == "card" and not _any_card(text) else e.code
+            return _refused(f"board.{code}", variant=variant)
     if "deal" in params:
         raw = params["deal"][0]
         hidden = invisible(raw)
