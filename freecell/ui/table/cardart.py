@@ -71,7 +71,7 @@ _PIP_SIZE = 0.56
 # Large indices, for players who read small ranks badly: (rank, "10" width in ems, suit,
 # small rank, small suit), as fractions of the width.
 _NORMAL = (_RANK_SIZE, _TEN_EM, _SUIT_SIZE, _SMALL_RANK, _SMALL_SUIT)
-_LARGE = (0.5, 1.06, 0.3, 0.27, 0.19)
+_LARGE = (0.5, 1.0, 0.3, 0.27, 0.19)  # "10" at 1.0 em: at 1.06 it touched a spade (0.06 of the width apart)
 
 # Suits in a 1 x 1 box, absolute M/L/C/Z commands only, so every number pair
 # is a point (the control points stay inside the box too).  Clubs are three
