@@ -105,11 +105,16 @@ class Linked:
     moves: bool = False  # the address carries moves (so it names a game at a point, not a deal)
 
     @property
+    def moves_unread(self) -> bool:
+        """Its moves could not be read (its deal stands, from the start)."""
+        return self.reason is not None and self.reason.startswith("moves.")
+
+    @property
     def error(self) -> str | None:
         """The message key of the refusal, if any."""
         if self.reason is None:
             return None
-        if self.reason.startswith("moves."):
+        if self.moves_unread:
             return "moves.error.url"
         if self.reason == "variant.unknown" and self.game is not None:
             return "variant.error.link"  # the same deal, of classic FreeCell

@@ -109,8 +109,7 @@ class Opening:
         """The first game of the page (see the module docstring)."""
         s = self.session
         link = boot.link
-        unread = link is not None and link.reason is not None and link.reason.startswith("moves.")
-        if link is not None and link.moves and link.game is not None and not unread:
+        if link is not None and link.moves and link.game is not None and not link.moves_unread:
             # a shared game at a point: opened as it is (a bad link: its plain deal, and why)
             change = self._put(link.game, prepared=True)
             text = say.link_opened(s.cat, link)
@@ -118,7 +117,7 @@ class Opening:
                 MessageLine(text) if text else change.message)
             announce = say.joined(message.text if message else "", change.announce)
             return self._noticed(replace(change, message=message, announce=announce), boot, frozenset())
-        if link is not None and unread and link.game is not None:
+        if link is not None and link.moves_unread and link.game is not None:
             # its moves could not be read: its deal, as a plain link to it opens it (the player's
             # own game of it goes on, not a second one beside it), and why
             change = self._plain(boot)
