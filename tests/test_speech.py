@@ -15,6 +15,7 @@ from freecell.ui.analysis.playback import Par, ParState
 from freecell.ui.table.table import Selection
 from freecell.ui.text.catalogue import Catalogue
 from freecell.ui.text.panels import par_text
+from freecell.ui.text.sentences import won
 from freecell.ui.text.speech import (
     accessible_names,
     card_words,
@@ -156,3 +157,27 @@ def test_refusal_words_are_the_message_line_words() -> None:
 def test_the_par_line_counts_the_moves_in_words(lang: str, moves: int, watched: bool, want: str) -> None:
     par = Par(ParState.KNOWN, 1 if moves == 1 else 47)
     assert par_text(cat(lang), moves, par, watched) == want
+
+
+class _Finished:
+    """What the won sentence reads of a game: its move count and its time."""
+
+    def __init__(self, moves: int) -> None:
+        self.moves = moves
+
+    def elapsed(self) -> float:
+        return 65.0
+
+
+@pytest.mark.parametrize(("lang", "moves", "watched", "want"), [
+    ("en", 1, False, "You won in 1 move, time 1:05."),
+    ("en", 44, False, "You won in 44 moves, time 1:05."),
+    ("en", 1, True, "Solved in 1 move, time 1:05."),
+    ("de", 1, False, "Sie haben in 1 Zug gewonnen, Zeit: 1:05."),
+    ("de", 44, True, "Gelöst in 44 Zügen, Zeit: 1:05."),
+    ("fr", 1, False, "Vous avez gagné en 1 coup, temps\u00a0: 1:05."),
+    ("ro", 45, False, "Ai câștigat în 45 de mutări, timp: 1:05."),
+    ("ro", 1, True, "Rezolvat în 1 mutare, timp: 1:05."),
+])
+def test_the_won_sentence_counts_its_moves(lang: str, moves: int, watched: bool, want: str) -> None:
+    assert won(cat(lang), _Finished(moves), watched) == want  # type: ignore[arg-type]

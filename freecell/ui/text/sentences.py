@@ -21,6 +21,7 @@ from ..address.query import StartRequest
 from ..address.sanitize import isolate
 from ..analysis.playback import Playback, Speed
 from .catalogue import Catalogue
+from .speech import plural
 
 
 def joined(*words: str) -> str:
@@ -109,7 +110,8 @@ def deselected(cat: Catalogue) -> str:
 
 def won(cat: Catalogue, game: Game, watched: bool = False) -> str:
     """The last card home: "You won", or "Solved" when the player did not win it alone."""
-    return cat.t("say.solved" if watched else "say.won", moves=game.moves, time=cat.time(game.elapsed()))
+    return cat.t("say.solved" if watched else "say.won", moves=plural(cat, "say.moves_n", game.moves),
+                 time=cat.time(game.elapsed()))
 
 
 def stuck(cat: Catalogue) -> str:
