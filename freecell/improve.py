@@ -47,6 +47,10 @@ does a bounded amount of work (nodes or seconds) and returns; the next call
 goes on where it stopped; dropping the object cancels it, the best so far
 staying valid.
 
+:class:`FirstBeam` runs the same beams with no solution known yet, for the
+solver (:mod:`freecell.solver`), where its own searches stall: the first
+solution any of them finds.
+
 The estimate of a state (lower is better), weighted (:class:`Weights`): the
 groups of cards that must still move (a card over a lower card of its own
 suit cannot go home before it moves; a run of such cards moves as one), the
@@ -447,6 +451,61 @@ class Improver:
                 self.improvements += 1
                 better = True
         return better
+
+
+# FirstBeam's beams, in order: (width, index in WEIGHTS); and how many levels a beam may go
+# (a first solution of 1..32000 has at most 60 moves in the record's count)
+FIRST_RUNS = ((150, 0), (150, 2), (500, 0), (500, 2))
+FIRST_LEVELS = 100
+
+
+class FirstBeam(Improver):
+    """Beams from ``position`` with no solution known yet: the first solution any of them finds.
+
+    The solver (:mod:`freecell.solver`) runs these where its own orders stall: a
+    150-wide beam solves most deals that take its orders 15,000 states and more in
+    3,000 to 6,000 nodes, each a third cheaper than one of the solver's.  A beam is
+    not complete: when every run has ended without a solution, :attr:`done` is set
+    and :attr:`solution` stays ``None``, which proves nothing.
+    """
+
+    def __init__(self, position: Position, rules: Rules = FREECELL,
+                 runs: Sequence[tuple[int, int]] = FIRST_RUNS) -> None:
+        self.unit = RECORD
+        self.position = position
+        self.rules = rules
+        self.first = self.best = self.fewest = []
+        self.count = FIRST_LEVELS  # the bound of every beam: no solution known
+        self.turns = self.fewest_turns = FIRST_LEVELS
+        self.runs = [Run(width, WEIGHTS[w]) for width, w in runs]
+        self.nodes = 0
+        self.seconds = 0.0
+        self.improvements = 0
+        self.found_by = []
+        self.done = False
+        self.solution: list[Move] | None = None
+        self._gen = MoveGen(rules)
+        self._costs = {w: Cache(partial(_blocks, w=w)) for w in {run.weights for run in self.runs}}
+        self._run = -1
+        self._level = []
+        self._at = 0
+        self._next = {}
+        self._seen = {}
+        self._depth = 0
+        self._prefix = []
+        self._less = 0
+        self._start_run()
+
+    @property
+    def size(self) -> int:
+        """The states this search holds (the beam under way's, scored)."""
+        return len(self._seen)
+
+    def _found(self, state: _State) -> bool:
+        self.solution = self._path(state)
+        self.found_by.append(self.runs[self._run])
+        self._run = len(self.runs)  # the next _start_run ends the search
+        return True
 
 
 def clock(cpu: bool) -> Callable[[], float]:

@@ -171,8 +171,10 @@ def test_shorten_endgames_under_other_rules(rules: Rules) -> None:
     assert solved >= 5
 
 
-def test_a_long_solution_comes_well_under_150() -> None:
-    """Deal 189: 153 moves as found, under 110 once shortened (the budget grows with the length)."""
+def test_a_long_solution_comes_well_under_150(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 189: 153 moves as the side searches find it, under 110 once shortened (the budget
+    grows with the length).  The beams run before them find 80 moves: they are off here."""
+    monkeypatch.setattr(solver_module, "FIRST_BEAM", False)
     start = Position.deal(189)
     raw = raw_solution(189)
     assert len(raw) > 150

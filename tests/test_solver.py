@@ -48,9 +48,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from freecell import solver
 from freecell.cards import make_card
 from freecell.engine import apply_move, capacity, check_move, legal_moves
 from freecell.game import Game
+from freecell.improve import FirstBeam
 from freecell.piles import CELL, COLUMN, HOME, Move, cell, column
 from freecell.position import Position
 from freecell.rules import FREECELL, Rules
@@ -138,17 +140,41 @@ def test_deal_11982_is_unsolvable() -> None:
 
 
 @pytest.mark.slow
-def test_side_searches_solve_a_deal_where_the_orders_stall() -> None:
+def test_side_searches_solve_a_deal_where_the_orders_stall(monkeypatch: pytest.MonkeyPatch) -> None:
     """Deal 21554: the best-first orders alone find nothing in 30,000 nodes (nor in
     200,000); the searches started beside them at 15,000 solve it within that,
     with a short solution."""
     pos = Position.deal(21554)
     alone = Solver(pos, deep_after=None).solve(max_nodes=30_000)
     assert alone.verdict == UNKNOWN
+    monkeypatch.setattr(solver, "FIRST_BEAM", False)  # the side searches, not the beams before them
     r = Solver(pos).solve(max_nodes=30_000)
     assert r.verdict == SOLVED
     assert len(r.moves) < 150
     check_solution(pos, FREECELL, r.moves)
+
+
+@pytest.mark.slow
+def test_beams_solve_a_deal_where_the_orders_and_the_side_searches_stall(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 6182: its orders and side searches need 93,774 nodes (3.3 s); the beams run
+    first at 15,000 solve it within 7,000 more.  In slices, the same search."""
+    pos = Position.deal(6182)
+    r = Solver(pos).solve(max_nodes=30_000)
+    assert r.verdict == SOLVED
+    check_solution(pos, FREECELL, r.moves)
+    sliced, calls = run_in_slices(pos, FREECELL, 2_000)
+    assert calls > 10 and (sliced.nodes, sliced.moves) == (r.nodes, r.moves)
+    monkeypatch.setattr(solver, "FIRST_BEAM", False)
+    assert Solver(pos).solve(max_nodes=30_000).verdict == UNKNOWN
+
+
+def test_a_beam_that_ends_with_no_solution_proves_nothing() -> None:
+    """The beams are not complete: on lost deal 11982 a narrow one just ends."""
+    beam = FirstBeam(Position.deal(UNSOLVABLE_DEAL), FREECELL, runs=((40, 0),))
+    while not beam.done:
+        beam.run(max_nodes=500)
+    assert beam.solution is None and 0 < beam.nodes < 5_000
 
 
 @pytest.mark.parametrize("n", [1, 2, 617, 8_589_934_591])
