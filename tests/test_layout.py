@@ -27,8 +27,10 @@ from freecell.ui.table.layout import (
     PLANNED,
     Layout,
     Rect,
+    Spot,
     compute_layout,
     gap_needed,
+    stacking,
 )
 
 # The table area's box (top, width, height) at a viewport, as measured in the built page
@@ -354,3 +356,34 @@ def test_a_20_card_column_keeps_strips_of_18_px(viewport: tuple[int, int], min_s
     lay = compute_layout(w, h, 4, 8, 20, min_strip)
     assert min(strips(lay, pos)) >= MIN_STRIP_PX - 1e-6
     assert lay.bottom(pos) <= lay.height + 1e-6
+
+
+def _drawn_in_pile_order(spots: dict[int, Spot], order: list[int]) -> bool:
+    """Whether each pile's cards are drawn lower first (no card covers one that lies on it)."""
+    at = {c: k for k, c in enumerate(order)}
+    piles: dict[object, list[int]] = {}
+    for c, s in spots.items():
+        piles.setdefault(s.pile, []).append(c)
+    return all(at[a] < at[b] for cards in piles.values() for a in cards for b in cards
+               if spots[a].index < spots[b].index)
+
+
+@given(st.integers(1, 32000), st.integers(1, 32000))
+def test_a_new_deal_is_drawn_lower_cards_first(before: int, after: int) -> None:
+    """The cards that go to another place are drawn over the rest, but never over a card that
+    lies on them: deal 1 then deal 11982 left the three of clubs (column 8, third card in both)
+    drawn under every other card, the king of spades on it hiding it."""
+    layout = compute_layout(390, 844, 4, 8)
+    old, new = layout.spots(Position.deal(before)), layout.spots(Position.deal(after))
+    moved = {c for c in new if (old[c].pile, old[c].index) != (new[c].pile, new[c].index)}
+    order, lifted = stacking(new, moved)
+    assert sorted(order) == list(range(52)) and moved <= lifted
+    assert _drawn_in_pile_order(new, order)
+
+
+def test_deal_1_then_11982_keeps_the_three_of_clubs_under_the_king() -> None:
+    layout = compute_layout(390, 844, 4, 8)
+    old, new = layout.spots(Position.deal(1)), layout.spots(Position.deal(11982))
+    moved = {c for c in new if (old[c].pile, old[c].index) != (new[c].pile, new[c].index)}
+    assert moved != set(new)  # a card stays where it was: the case of the bug
+    assert _drawn_in_pile_order(new, stacking(new, moved)[0])

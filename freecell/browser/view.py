@@ -40,7 +40,7 @@ from ..cards import Card, card_text, is_red, rank
 from ..piles import CELL, COLUMN, FOUNDATION
 from ..position import Position
 from ..ui.table.cardart import CORNER
-from ..ui.table.layout import Layout, Rect, Spot
+from ..ui.table.layout import Layout, Rect, Spot, stacking
 from ..ui.table.sprite import face_id, pile_id
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -256,15 +256,14 @@ class TableView:
         spots = layout.spots(pos)
         landing, self.landing = self.landing, set()
         # the cards that go to another place (or glide back from a drag) are drawn above the others,
-        # lower ones later; and those still gliding there from the last change.  Not at the first
+        # with the cards lying on them (stacking), lower ones later; and those still gliding there
+        # from the last change.  Not at the first
         # drawing, nor for a glide within the same place (from the early drawing, a resize): a card
         # lifted for such a glide would stay over the card below it, hiding its corner
         moved = {c for c in range(52)
                  if c in self.where and self.where[c] != (spots[c].pile.text(), spots[c].index)}
         self.animations = {c: a for c, a in self.animations.items() if str(a.playState) == "running"}
-        moved |= landing | (self.lifted & set(self.animations))
-        self.lifted = moved
-        order = sorted(range(52), key=lambda c: (c in moved, spots[c].index, c))
+        order, self.lifted = stacking(spots, moved | landing | (self.lifted & set(self.animations)))
         if order != self.order:
             for c in order:
                 self.cards_g.appendChild(self.card_el[c])

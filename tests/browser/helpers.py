@@ -245,6 +245,25 @@ def expect_layout(page: Any, want: Position | Layout, timeout: float = STEP_TIME
         ) from None
 
 
+# the cards drawn over one another wrongly: in a pile, a card later in the document (drawn over)
+# with a lower index than one before it
+_COVERED_WRONGLY_JS = """() => {
+  const seen = {}, bad = [];
+  for (const g of document.querySelectorAll('svg#table g#cards g.card')) {
+    const pile = g.dataset.pile, i = Number(g.dataset.index);
+    for (const [card, j] of seen[pile] || [])
+      if (j > i) bad.push(`${g.dataset.card} over ${card} in ${pile}`);
+    (seen[pile] ||= []).push([g.dataset.card, i]);
+  }
+  return bad;
+}"""
+
+
+def expect_drawn_in_pile_order(page: Any) -> None:
+    """No card is drawn over a card that lies on it (the document order of the cards)."""
+    assert page.evaluate(_COVERED_WRONGLY_JS) == []
+
+
 def status_locator(page: Any, name: str) -> Any:
     return page.locator(f"[data-status={name}]")
 

@@ -40,6 +40,7 @@ from .helpers import (
     deal_url,
     drag_card_to_pile,
     expect_counters,
+    expect_drawn_in_pile_order,
     expect_game,
     expect_layout,
     expect_status,
@@ -622,17 +623,21 @@ def test_bad_deal_in_the_settings(page: Any, site: str) -> None:
     settings.locator("[data-action=play-deal]").click()
     expect(error).to_have_text("Deals go from 1 to 8,589,934,591.")
     # a good number plays that deal, also as the label writes numbers
-    field.fill("1,234")
+    field.fill("1,005")
     settings.locator("[data-action=play-deal]").click()
-    expect_status(page, "deal", 1234)
-    game = Game(deal=1234)
+    expect_status(page, "deal", 1005)
+    expect_layout(page, Position.deal(1005))
+    # two cards of 1005 lie where cards lay before (5♣ first in column 3, K♥ second in column 8):
+    # each is drawn under the cards on it, not under every card that moved
+    expect_drawn_in_pile_order(page)
+    game = Game(deal=1005)
     play_move_on_page(page, game, game.legal_moves()[0])
     # asked for again, the game on the table goes on as it is
     page.locator(".actionbar [data-action=game-menu]").click()
-    field.fill("1234")
+    field.fill("1005")
     settings.locator("[data-action=play-deal]").click()
     expect(page.locator("[data-role=message]")).to_have_text(
-        "You are playing deal 1234; “Replay deal” starts it over.")
+        "You are playing deal 1005; “Replay deal” starts it over.")
     expect(settings).to_be_hidden()
     expect_game(page, game)
 

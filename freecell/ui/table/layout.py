@@ -65,6 +65,7 @@ clearly bigger that way (a phone held upright).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from ...cards import Card, make_card
@@ -112,6 +113,31 @@ class Spot:
     index: int
     x: float
     y: float
+
+
+def stacking(spots: Mapping[Card, Spot], lifted: set[Card]) -> tuple[list[Card], set[Card]]:
+    """The order to draw the cards in (the last on top), and the cards drawn above the rest.
+
+    The ``lifted`` cards (those going to another place, which glide over the
+    others) are drawn above the rest, and with each of them every card that
+    lies on it in its pile: a card never covers one that lies on it.  After a
+    new deal most cards go to another place, but one that lay at the same
+    place in the deal before does not; drawn below the others, it was hidden
+    under a card it lies on.  Lower cards first in each of the two groups.
+
+    >>> from freecell.piles import column
+    >>> spots = {c: Spot(column(0), c, 0.0, 0.0) for c in range(3)}
+    >>> stacking(spots, {1})
+    ([0, 1, 2], {1, 2})
+    >>> stacking(spots, set())
+    ([0, 1, 2], set())
+    """
+    lowest: dict[Pile, int] = {}
+    for c in lifted:
+        s = spots[c]
+        lowest[s.pile] = min(lowest.get(s.pile, s.index), s.index)
+    up = {c for c, s in spots.items() if s.pile in lowest and s.index >= lowest[s.pile]}
+    return sorted(spots, key=lambda c: (c in up, spots[c].index, c)), up
 
 
 @dataclass(frozen=True)
