@@ -467,6 +467,67 @@ def test_every_message_fits_the_line_of_a_small_phone(page: Any, site: str) -> N
     page.keyboard.press("Escape")
 
 
+# the Settings tabs' labels of each language set in turn: the labels split inside a word (more
+# lines than words), and whether the row ran past its panel
+SPLIT_TABS_JS = """(labels) => {
+  const tabs = [...document.querySelectorAll('[data-panel=settings] [role=tab]')];
+  const row = tabs[0].parentElement;
+  const kept = tabs.map((t) => t.textContent);
+  const out = [];
+  for (const set of labels) {
+    tabs.forEach((t, i) => { t.textContent = set[i]; });
+    tabs.forEach((t) => {
+      const range = document.createRange();
+      range.selectNodeContents(t);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      if (lines > t.textContent.trim().split(/\\s+/).length) out.push(t.textContent);
+    });
+    if (row.scrollWidth > row.clientWidth) out.push('row: ' + set.join(' '));
+  }
+  tabs.forEach((t, i) => { t.textContent = kept[i]; });
+  return out;
+}"""
+
+
+# the Settings lists' options, every language's, that do not fit their list (measured in the list's
+# own font, beside its chevron): "Toutes les donnes, de 1 à 1 000 00" was cut at 390 px
+UNFIT_OPTIONS_JS = """(texts) => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const out = [];
+  const selects = [...document.querySelectorAll('[data-panel=settings] select')];
+  const shown = selects.find((s) => s.clientWidth > 0);  // the others, in hidden tabs, as wide
+  const css = getComputedStyle(shown);
+  const room = shown.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
+  ctx.font = `${css.fontWeight} ${css.fontSize} ${css.fontFamily}`;
+  for (const select of selects) {
+    for (const option of select.options) {
+      const key = option.dataset.i18n;
+      for (const text of key ? texts[key] || [] : [option.textContent])
+        if (ctx.measureText(text).width > room) out.push(text);
+    }
+  }
+  return out;
+}"""
+
+
+def option_texts() -> dict[str, list[str]]:
+    """Each text a Settings list may show, by its key: one per language."""
+    out: dict[str, list[str]] = {}
+    for lang in LANGUAGES:
+        for key, text in json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8")).items():
+            out.setdefault(key, []).append(text)
+    return out
+
+
+def tab_labels() -> list[list[str]]:
+    """The Settings tabs' labels (General, Play, Look) in every language."""
+    out = []
+    for lang in LANGUAGES:
+        messages = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+        out.append([messages[f"settings.tab_{tab}"] for tab in ("game", "play", "look")])
+    return out
+
+
 @pytest.mark.parametrize("size", ["390x844", "1280x800"])
 def test_the_settings_tabs_stay_put_from_tab_to_tab(page: Any, site: str, size: str) -> None:
     """The panel was centred, so each tab's height moved the tab row: the next tab ran from the finger."""
@@ -483,4 +544,10 @@ def test_the_settings_tabs_stay_put_from_tab_to_tab(page: Any, site: str, size: 
         assert box is not None
         tops.add(round(box["y"]))
     assert len(tops) == 1, tops
+    # and their labels are whole words in every language ("Allgemei/n" at every size), at 360 px too
+    assert page.evaluate(SPLIT_TABS_JS, tab_labels()) == []
+    assert page.evaluate(UNFIT_OPTIONS_JS, option_texts()) == []
+    page.set_viewport_size({"width": 360, "height": 740})
+    assert page.evaluate(SPLIT_TABS_JS, tab_labels()) == []
+    assert page.evaluate(UNFIT_OPTIONS_JS, option_texts()) == []
     page.keyboard.press("Escape")
