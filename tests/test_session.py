@@ -266,11 +266,16 @@ def test_the_status_bar_gives_way_step_by_step() -> None:
     texts = [{i.name: (i.text if not i.hidden else None) for i in plan} for plan in plans]
     assert texts[0]["variant"] == "Seahaven Towers" and texts[0]["deal"] == "#5 · easy"
     assert texts[1]["variant"] == "Seahaven" and texts[2]["home"] is None
-    assert texts[3]["deal"] == "#5" and texts[4]["deal"] is None  # the number stays longer than "easy"
-    assert texts[5]["moves"] is None and texts[5]["variant"] == "Seahaven" and texts[6]["variant"] is None
+    assert texts[3]["deal"] == "#5" and texts[3]["capacity"] == "Move up to 3"  # Seahaven: 2 cells free
+    assert texts[4]["capacity"] == "3 at once" and texts[4]["deal"] == "#5"  # the number stays longer
+    assert texts[5]["deal"] is None
+    assert texts[6]["moves"] is None and texts[6]["variant"] == "Seahaven" and texts[7]["variant"] is None
     for t in texts:  # what always stays
         assert t["capacity"] and t["time" if "time" in t else "capacity"] and t["winnable"] == "Winnable?"
         assert t["score"] == "Score 0"
+    # room is kept for the answer to come: "Winnable?" is measured as "✓ Winnable" too, and back
+    winnable = next(i for i in items if i.name == "winnable")
+    assert (winnable.shown(), winnable.also) == ("Winnable?", "✓ Winnable")
     assert first_fit([[10.0, 10.0], [10.0, 0.0]], room=15, gap=2) == 1
 
 

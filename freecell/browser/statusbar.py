@@ -87,13 +87,14 @@ class StatusBar:
             pad = _px(style.paddingLeft) + _px(style.paddingRight)
             self._room = (float(bar.clientWidth) - pad, _px(style.columnGap))
         room, gap = self._room
-        key = (tuple((i.text, i.hidden) for plan in plans for i in plan), len(time_text), room)
+        key = (tuple((i.text, i.hidden, i.also) for plan in plans for i in plan), len(time_text), room)
         if key == self._fit_key:
             return self._fit_choice
         clock = self._width("time", time_text) if time_text else 0.0  # "": the timer is hidden
         choice = len(plans) - 1  # none fits: the shortest, cut short by the style sheet
         for i, plan in enumerate(plans):  # measured one plan at a time: most often the first fits
-            widths = [clock] + [0.0 if it.hidden or not it.text else self._width(it.name, _prefixed(it))
+            widths = [clock] + [0.0 if it.hidden or not it.text
+                                else max(self._width(it.name, it.shown()), self._width(it.name, it.also))
                                 for it in plan]
             if fits(widths, room - 2.0, gap):
                 choice = i
@@ -116,13 +117,6 @@ class StatusBar:
             self._fonts[name] = font
         self._canvas.font = font
         return float(self._canvas.measureText(text).width) + 1.0
-
-
-def _prefixed(item: Item) -> str:
-    """An item's text as shown: the winnability's mark comes from the style sheet (``✓ Winnable``)."""
-    if item.name == "winnable" and item.value in ("yes", "no"):
-        return ("✓ " if item.value == "yes" else "✗ ") + item.text
-    return item.text
 
 
 def _px(value: object) -> float:

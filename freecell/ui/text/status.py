@@ -19,14 +19,24 @@ from .catalogue import Catalogue
 WINNABLE = {Verdict.SOLVED: "yes", Verdict.UNSOLVABLE: "no", Verdict.UNKNOWN: "unknown"}
 
 
+# the marks the style sheet puts before a known winnability ("✓ Winnable")
+MARKS = {"yes": "✓ ", "no": "✗ "}
+
+
 @dataclass(frozen=True, slots=True)
 class Item:
-    """One figure: its hook name, its raw value, its text; ``hidden``: not shown."""
+    """One figure: its hook name, its raw value, its text; ``hidden``: not shown.  ``also``: a text
+    it often turns into, room kept for it (the bar does not give way when the answer comes)."""
 
     name: str
     value: str
     text: str
     hidden: bool = False
+    also: str = ""
+
+    def shown(self) -> str:
+        """The text as the bar draws it, its mark included."""
+        return MARKS.get(self.value, "") + self.text if self.name == "winnable" else self.text
 
 
 def status_items(cat: Catalogue, game: Game, variant: str, level: str | None, verdict: Verdict,
@@ -64,16 +74,21 @@ def status_items(cat: Catalogue, game: Game, variant: str, level: str | None, ve
         key = "status.winnable." + value
         if verdict is Verdict.UNSOLVABLE and loss not in (Loss.MOVE, Loss.EARLIER):
             key = "status.winnable.never"
-        items.append(Item("winnable", value, cat.t(key), hidden=not show_winnable))
+        # "Winnable?" turns into "✓ Winnable" within a moment, and back at the next move: measured as
+        # the wider of the two, the bar keeps its items as the answers come and go (the deal number
+        # came and went at 390 px)
+        also = {"unknown": MARKS["yes"] + cat.t("status.winnable.yes"),
+                "yes": cat.t("status.winnable.unknown")}.get(value, "")
+        items.append(Item("winnable", value, cat.t(key), hidden=not show_winnable, also=also))
     return items
 
 
 # What gives way, in turn, when the status bar does not fit on one line: the short variant name,
 # then the cards home (the foundations show them), the difficulty (the deal number stays: it is
-# what a player shares or types again), the deal number, the moves, the variant (last: Baker's
-# Game looks like FreeCell and builds by suit).  The capacity, the time, the score and the
-# winnability (or the result) stay.
-SHORTER = ("variant-short", "home", "difficulty", "deal", "moves", "variant")
+# what a player shares or types again), the capacity's words ("5 at once", its label says the
+# rest), the deal number, the moves, the variant (last: Baker's Game looks like FreeCell and builds
+# by suit).  The capacity, the time, the score and the winnability (or the result) stay.
+SHORTER = ("variant-short", "home", "difficulty", "capacity-short", "deal", "moves", "variant")
 
 
 def status_plans(cat: Catalogue, items: list[Item], level: str | None) -> list[list[Item]]:
@@ -91,6 +106,8 @@ def status_plans(cat: Catalogue, items: list[Item], level: str | None) -> list[l
                 item = replace(item, text=cat.t(f"variant.short.{item.value}"))
             elif step == "difficulty" and item.name == "deal" and item.text and level:
                 item = replace(item, text=cat.t("status.deal", n=item.value))
+            elif step == "capacity-short" and item.name == "capacity":
+                item = replace(item, text=cat.t("status.capacity_short", n=item.value))
             elif item.name == step:
                 item = replace(item, hidden=True)
             changed.append(item)
