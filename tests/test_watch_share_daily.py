@@ -217,9 +217,9 @@ def test_the_playback_to_the_end_wins_but_a_watched_game_is_not_a_win() -> None:
     assert par_text(s.cat, s.game.moves, s.par, s.progress.watched) == (
         f"The solver’s own solution from the deal: {s.par.moves} moves, counted the same way.")
     assert par_text(s.cat, s.game.moves, Par(ParState.UNKNOWN), s.progress.watched) == ""
-    # its solution is offered on the panel unless the game just watched was as short
-    assert watch_again(s.par.moves + 1, s.par, True) and not watch_again(s.par.moves, s.par, True)
-    assert watch_again(s.par.moves, s.par, False)
+    # its solution is offered on the panel only when shorter than the game just won (watched or not)
+    assert watch_again(s.par.moves + 1, s.par) and not watch_again(s.par.moves, s.par)
+    assert watch_again(s.par.moves, None) and watch_again(s.par.moves, Par(ParState.SEARCHING))
 
 
 def test_watch_a_short_solution_from_the_win_panel_replays_the_deal_with_the_solver() -> None:

@@ -129,7 +129,7 @@ class Panels:
         set_text(q('[data-win="daily"]'), won_text)
         set_hidden(q('[data-win="daily"]'), not won_today)
         set_hidden(q('[data-panel="win"] [data-action="watch-solution"]'),
-                   s.analysis.unavailable or not watch_again(s.game.moves, s.par, watched))
+                   s.analysis.unavailable or not watch_again(s.game.moves, s.par))
 
     def _stats(self, s: Session) -> None:
         key = game_key(s.game)

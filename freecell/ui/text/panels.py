@@ -53,10 +53,11 @@ _PAR_KEYS = {
 }
 
 
-def watch_again(moves: int, par: Par | None, watched: bool) -> bool:
-    """Whether the win panel offers to watch the solver's solution: not after a watched game
-    that was no longer than it (the same solution, or one as short, just seen)."""
-    return not (watched and par is not None and par.moves is not None and moves <= par.moves)
+def watch_again(moves: int, par: Par | None) -> bool:
+    """Whether the win panel offers to watch "a short solution": only one shorter than the game
+    just won (a player's 53 moves beside the solver's 53 was offered one as long; a watched game
+    no longer than it was the same solution, or one as short).  While it is counted, yes."""
+    return not (par is not None and par.moves is not None and moves <= par.moves)
 
 
 def win_title_key(watched: bool) -> str:
