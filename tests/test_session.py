@@ -340,7 +340,7 @@ def test_a_hint_answers_at_once_then_the_solver_replaces_it() -> None:
     bar = s.analysis.bar
     assert bar is not None and bar.state == HintState.FALLBACK and bar.suggestion and bar.move is not None
     assert change.announce == hint_text(s.cat, bar)
-    assert change.message is None  # a quick guess: no tip that Hint again plays it (it may be lost)
+    assert change.message == ch.CLEAR  # a quick guess: no tip that Hint again plays it (it may be lost)
     reply = solve(pos, s)
     answer = s.solver_reply(pos, reply)
     assert s.analysis.bar is not None and s.analysis.bar.state == HintState.FOUND
@@ -354,7 +354,15 @@ def test_a_hint_answers_at_once_then_the_solver_replaces_it() -> None:
     tip = again.message
     assert tip is not None and tip.text == "Tip: press Hint again to play the move it shows."
     assert s.hint().kind == "moved"
-    assert s.hint().message is None  # once
+    assert s.hint().message == ch.CLEAR  # once
+
+
+def test_a_hint_takes_the_refusal_off_the_message_line() -> None:
+    """In landscape a refusal stood beside the hint bar that came after it."""
+    s = session("?deal=1")
+    refused = s.drop(column(1), 6, column(7))
+    assert refused.message is not None and refused.message.reason
+    assert s.hint().message == ch.CLEAR
 
 
 def test_a_proof_carries_down_the_line_of_play_until_undone_past() -> None:

@@ -338,7 +338,7 @@ class Session:
             return self.play(move)  # the second press plays it
         effects = tuple(self.analysis.ask_hint(self.line()))
         bar = self.analysis.bar
-        tip = None
+        tip = CLEAR  # the hint bar speaks now: a refusal said before it goes (it stood beside the bar)
         if bar is not None and bar.state is HintState.FOUND and bar.move is not None \
                 and self.progress.first_time("hint-again"):  # a move of a solution, not a guess
             tip = MessageLine(say.hint_again_tip(self.cat), again=say.hint_again_tip)  # once for good
