@@ -380,7 +380,7 @@ def test_a_proof_carries_down_the_line_of_play_until_undone_past() -> None:
     assert s.verdict() is rp.Verdict.UNSOLVABLE  # two moves after the proven start
     assert rp.CancelSolver() in lost.effects  # the search of the current position is moot
     assert s.analysis.bar is not None and s.analysis.bar.state == HintState.UNSOLVABLE
-    assert s.hint().message is None  # no tip that Hint again plays a move: there is none
+    assert s.hint().message == ch.CLEAR  # no tip that Hint again plays a move: there is none
     s.undo()
     assert s.verdict() is rp.Verdict.UNSOLVABLE
     s.undo()
