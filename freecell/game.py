@@ -8,7 +8,8 @@ their own, one card each, and trigger no auto-moves.
 Counters: moves (turns played), cards home, multi-card capacity, score
 (+10 for each card sent home, -15 for each card taken back, never below
 zero), and a clock read from an injected function, started by the first move,
-paused while the page is hidden, stopped by the win.
+paused while the page is hidden or a panel covers the table (the session says when), stopped by
+the win.
 
 A game of a variant (:mod:`freecell.variants`: Baker's Game, Eight Off, ...)
 takes its rules and its layout of deal N from the variant: ``Game(617,

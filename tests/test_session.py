@@ -998,3 +998,20 @@ def test_the_first_card_selected_by_a_tap_brings_one_tip() -> None:
     fresh = session("?board=" + quote(Game(1).position.to_text()), local=local)
     tip = fresh.tap_card(column(card[0]), card[1]).message
     assert tip is not None and tip.text.startswith("Tip: a double tap")
+
+
+def test_the_clock_stands_still_while_a_panel_covers_the_table() -> None:
+    """The timer ran on while the player read the rules or changed a setting."""
+    s = session("?deal=1")
+    clock = s.clock
+    assert isinstance(clock, Clock)
+    s.play(s.game.legal_moves()[0])
+    clock.t += 10
+    s.open_panel("rules")
+    clock.t += 100  # reading the rules
+    s.keeping.hidden()
+    s.keeping.shown()  # the page hidden and shown again: the panel is still open
+    clock.t += 50
+    s.close_panels()
+    clock.t += 5
+    assert round(s.game.elapsed()) == 15

@@ -63,6 +63,7 @@ class Keeping:
         self.share_url: str | None = None  # the link to copy by hand (the share panel)
         self._said: set[str] = set()
         self._failures = FailureNotice()
+        self.page_hidden = False  # the page is hidden: the clock stands still
 
     def note(self, kind: Notice | Literal["refused"], lost: Iterable[Lost] = ()) -> bool:
         """Show notice ``kind`` (``refused``: storage refused here, shown as ``storage``); whether it shows.
@@ -123,11 +124,15 @@ class Keeping:
     # --- the page hidden, the statistics reset ---------------------------------------------
     def hidden(self) -> Change:
         """The page is hidden (another tab, the phone locked): the clock stops, the game is kept."""
+        self.page_hidden = True
         self.session.game.clock.pause()
         return Change(effects=(SaveGame(whole=True),))
 
     def shown(self) -> Change:
-        self.session.game.clock.resume()
+        """The page is shown again: the clock goes on, unless a panel covers the table."""
+        self.page_hidden = False
+        if self.session.panel is None:
+            self.session.game.clock.resume()
         return Change()
 
     def reset_stats(self) -> Change:

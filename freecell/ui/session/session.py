@@ -250,7 +250,7 @@ class Session:
         effects.append(SaveGame())
         effects += self.analyse(finishing=finishing)
         move_words = "" if finishing else turn_sentence(self.cat, turn, after_move)
-        self.panel = None
+        self._no_panel()
         words = self._ended(effects)
         return Change(kind=ChangeKind.MOVED, frames=tuple(frames), redraw=True, game_changed=True,
                       message=CLEAR, announce=say.joined(move_words, words or ""), effects=tuple(effects))
@@ -276,7 +276,7 @@ class Session:
         turn = self.game.undo()
         if turn is None:
             return None
-        self.panel = None
+        self._no_panel()
         return Change(kind=ChangeKind.UNDONE, frames=(turn.after, turn.before), redraw=True,
                       game_changed=True, effects=(SaveGame(), *self.analyse()))
 
@@ -291,7 +291,7 @@ class Session:
     def undo(self) -> Change:
         """Take back the last turn; on a fresh deal, go back to the game New deal left (it was kept)."""
         self.table.clear()
-        self.panel = None
+        self._no_panel()
         left = self.progress.left
         if not self.game.moves and left is not None:
             back = self.opening.resume(left)
@@ -324,7 +324,7 @@ class Session:
         self.table.clear()
         for _ in range(back):
             self.game.undo()
-        self.panel = None
+        self._no_panel()
         text = say.back_to_winnable(self.cat)
         return Change(kind=ChangeKind.JUMPED, redraw=True, game_changed=True, message=MessageLine(text),
                       announce=text, effects=(SaveGame(), *self.analyse()))
@@ -418,14 +418,21 @@ class Session:
         if name not in tuple(Panel):
             return Change()
         self.panel = Panel(name)
+        self.game.clock.pause()  # the clock stands still while a panel covers the table (Rules...)
         if self.panel is Panel.GAME:
             self.opening.clear_deal_error()
         return Change(kind=ChangeKind.PANEL)
 
     def close_panels(self) -> Change:
         had = self.panel is not None
-        self.panel = None
+        self._no_panel()
         return Change(kind=ChangeKind.PANEL) if had else Change()
+
+    def _no_panel(self) -> None:
+        """No panel on the table: the clock goes on (a game not started waits for its first move)."""
+        self.panel = None
+        if not self.keeping.page_hidden:
+            self.game.clock.resume()
 
     def escape(self) -> Change | None:
         """Escape: close a panel, else the playback, the hint bar, the selection; ``None`` if nothing."""
