@@ -26,7 +26,7 @@ class Chrome:
     def __init__(self, view: TableView, access: Access, bindings: Bindings) -> None:
         self.status = StatusBar()
         self.bars = Bars(view, bindings)
-        self.panels = Panels(access)
+        self.panels = Panels(access, view, bindings)
 
     def reset(self) -> None:
         """Nothing on show around the table (before another page object takes over)."""

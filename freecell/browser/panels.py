@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from js import Date, document
+from pyodide.ffi import create_once_callable
 
 from ..rules import move_capacity
 from ..ui.progress.progress import game_key
@@ -33,17 +34,25 @@ from ..ui.text.panels import (
 from ..ui.text.status import Item
 from ..variants import VARIANTS
 from .access import Access
-from .dom import js_or_none, q, qa, set_attr, set_hidden, set_text
+from .dom import Bindings, js_object, js_or_none, q, qa, set_attr, set_hidden, set_text
+from .view import TableView
 
 RULES_SECTIONS = ("setup", "moves", "multi", "finish", "deals")
+
+
+# the win panel waits for the last cards to glide home and hop (view.celebrate), this long at most
+WIN_WAIT_MS = 2600
 
 
 class Panels:
     """The panel on show, filled from the session."""
 
-    def __init__(self, access: Access) -> None:
+    def __init__(self, access: Access, view: TableView, bindings: Bindings) -> None:
         self.access = access
+        self.view = view
+        self.bindings = bindings
         self.shown: Panel | None = None
+        self._arriving: Any = None  # the timer that shows the win panel once the cards are home
 
     def render(self, s: Session) -> None:
         name = s.panel
@@ -87,8 +96,8 @@ class Panels:
         elif name is Panel.RULES:  # the text, so that the arrows and Page Down scroll it at once
             q("#rules-body").focus()
             return
-        elif name is Panel.WIN:  # the way on first (not the Copy beside the deal number)
-            q('[data-panel="win"] [data-action="new"]').focus()
+        elif name is Panel.WIN:
+            self._arrive(panel)
             return
         elif name is Panel.SHARE:
             field = q('[data-role="share-link"]')
@@ -130,6 +139,30 @@ class Panels:
         set_hidden(q('[data-win="daily"]'), not won_today)
         set_hidden(q('[data-panel="win"] [data-action="watch-solution"]'),
                    s.analysis.unavailable or not watch_again(s.game.moves, s.par))
+
+    def _arrive(self, panel: Any) -> None:
+        """The win panel, once the cards are home and have hopped (at most :data:`WIN_WAIT_MS`;
+        a key or a press anywhere at once): until then it is there but unseen, so that the win
+        is seen first.  Then the focus goes to the way on (not the Copy beside the deal number)."""
+        self.bindings.cancel(self._arriving)
+        wait = min(self.view.remaining_ms(), WIN_WAIT_MS)
+
+        def arrived(*_: Any) -> None:
+            self.bindings.cancel(self._arriving)
+            self._arriving = None
+            if self.shown is Panel.WIN and panel.hasAttribute("data-arriving"):
+                panel.removeAttribute("data-arriving")
+                q('[data-panel="win"] [data-action="new"]').focus()
+
+        if wait <= 0:
+            panel.removeAttribute("data-arriving")
+            q('[data-panel="win"] [data-action="new"]').focus()
+            return
+        set_attr(panel, "data-arriving", "yes")
+        self._arriving = self.bindings.later(wait, arrived)
+        for kind in ("pointerdown", "keydown"):
+            document.addEventListener(kind, create_once_callable(arrived),
+                                      js_object({"capture": True, "once": True}))
 
     def _stats(self, s: Session) -> None:
         key = game_key(s.game)

@@ -132,6 +132,7 @@ class TableView:
         self.marked: dict[str, str] = {}
         self.hinted: set[Card] = set()
         self.animations: dict[Card, Any] = {}  # each card's running animation
+        self.trailing: list[Any] = []  # glides a later animation of the same card waits for (the win)
         self.lifted: set[Card] = set()  # the cards drawn above the others at the last show
         self.landing: set[Card] = set()  # cards just dragged: they glide from where they were let go
         self.drop_mark: tuple[str, Card | None] | None = None  # the pile (and its top card) lit up
@@ -246,6 +247,20 @@ class TableView:
         for c in list(self.animations) if cards is None else [c for c in cards if c in self.animations]:
             with contextlib.suppress(Exception):  # an animation already gone is fine
                 self.animations.pop(c).finish()
+        if cards is None:
+            for a in self.trailing:
+                with contextlib.suppress(Exception):
+                    a.finish()
+            self.trailing = []
+
+    def remaining_ms(self) -> float:
+        """How long the running animations go on (0: none is running)."""
+        left = 0.0
+        for a in [*self.animations.values(), *self.trailing]:
+            with contextlib.suppress(Exception):  # an animation already gone is fine
+                if str(a.playState) == "running":
+                    left = max(left, float(a.effect.getComputedTiming().endTime) - float(a.currentTime or 0))
+        return left
 
     def show(self, pos: Position, frames: list[Position] | None = None,
              animate: bool = True) -> None:
@@ -263,6 +278,7 @@ class TableView:
         moved = {c for c in range(52)
                  if c in self.where and self.where[c] != (spots[c].pile.text(), spots[c].index)}
         self.animations = {c: a for c, a in self.animations.items() if str(a.playState) == "running"}
+        self.trailing = [a for a in self.trailing if str(a.playState) == "running"]
         order, self.lifted = stacking(spots, moved | landing | (self.lifted & set(self.animations)))
         if order != self.order:
             for c in order:
@@ -372,17 +388,20 @@ class TableView:
         self._ended_by_a_press()
 
     def celebrate(self) -> None:
-        """The win: the cards hop off the foundations, kings first, about 2 s; any press ends it."""
+        """The win: once the last cards have glided home, they hop off the foundations, kings
+        first, about 2 s; any press ends it."""
         if self.layout is None or not self.animate:
             return
         hop = self.layout.card_h * 0.6
         order = sorted(self.shown, key=lambda c: (-rank(c), c))  # kings first
-        self.finish_animations()
+        wait = self.remaining_ms()  # the winning move and the cards it sends home, first
+        self.trailing += [a for a in self.animations.values() if str(a.playState) == "running"]
+        self.animations = {}
         for k, c in enumerate(order):
             x, y = self.shown[c]
             keys = [{"transform": _transform(x, y)}, {"transform": _transform(x, y - hop), "offset": 0.4},
                     {"transform": _transform(x, y)}]
-            timing = {"duration": WIN_HOP_MS * self.speed, "delay": k * WIN_EACH_MS * self.speed,
+            timing = {"duration": WIN_HOP_MS * self.speed, "delay": wait + k * WIN_EACH_MS * self.speed,
                       "easing": "ease-in-out"}
             self.animations[c] = self.card_el[c].animate(_js(keys), _js(timing))
         self._ended_by_a_press()

@@ -289,10 +289,14 @@ def test_a_win_makes_the_cards_hop_and_any_press_ends_it(page: Any, site: str, s
     open_page(page, site + (game_link(game) or ""))
     expect_layout(page, game.position)
     play_move_on_page(page, game, won.turns[-1].move)
-    expect(page.locator("[data-panel=win]")).to_be_visible(timeout=STEP_TIMEOUT)
-    assert page.evaluate(CARD_ANIMATIONS_JS) >= 40  # the cards hop off the foundations, one by one
+    win = page.locator("[data-panel=win]")
+    # the win is seen first: the panel waits, unseen, while the cards hop off the foundations
+    expect(page.locator("[data-panel=win][data-arriving]")).to_be_attached(timeout=STEP_TIMEOUT)
+    assert page.evaluate(CARD_ANIMATIONS_JS) >= 40  # one by one
+    expect(win).to_be_hidden()
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{size[0]}x{size[1]}-win.png"))
     page.keyboard.press("Shift")
     page.wait_for_function(f"() => ({CARD_ANIMATIONS_JS})() === 0", timeout=STEP_TIMEOUT)
-    expect(page.locator("[data-panel=win]")).to_be_visible()  # the press ended the hop, not the panel
+    expect(win).to_be_visible()  # the press ended the hop and brought the panel at once
+    expect(win.locator("[data-action=new]")).to_be_focused()
