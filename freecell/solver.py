@@ -90,7 +90,11 @@ ORDERS: tuple[tuple[float, ...], ...] = ((2.5, 0.5), (2.5, 1.0), (2.0, 1.0), (3.
 # all 42.9 s -> 36.7 s, and shorter first solutions (41.6 -> 35.1 moves with
 # maximum auto-play); a deal the side searches would have solved just past
 # 15,000 states takes up to 2.5 times as long (deal 1159: 0.44 s -> 0.99 s).
+# The beams give up after FIRST_BEAM_NODES nodes in all: where they find nothing (deal 11230: all
+# four end with no solution after 85,000 nodes) the side searches take over soon.  The most any
+# of those 65 deals needed was 29,969 (deal 8858).
 FIRST_BEAM = True
+FIRST_BEAM_NODES = 32_000
 DEEP_AFTER = 15_000
 DEEP_SLICE = 32
 SIDE_MIN_OPEN = 0.45
@@ -352,7 +356,8 @@ class Solver:
                         self._beam = None
                         self.result = self._finish(SOLVED, None, beam.solution)
                         return self.result
-                    if beam.done or beam.size + len(self._seen) > self.max_states:
+                    if beam.done or beam.nodes >= FIRST_BEAM_NODES \
+                            or beam.size + len(self._seen) > self.max_states:
                         self._beam = None
                     continue
                 if side and self._slice_left <= 0:

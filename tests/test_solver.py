@@ -169,6 +169,18 @@ def test_beams_solve_a_deal_where_the_orders_and_the_side_searches_stall(
     assert Solver(pos).solve(max_nodes=30_000).verdict == UNKNOWN
 
 
+@pytest.mark.slow
+def test_beams_that_find_nothing_give_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 11230: the four beams find nothing (85,000 nodes, 103,231 in all); they give up after
+    FIRST_BEAM_NODES, and the side searches solve it soon after."""
+    pos = Position.deal(11230)
+    r = Solver(pos).solve(max_nodes=60_000)
+    assert r.verdict == SOLVED
+    check_solution(pos, FREECELL, r.moves)
+    monkeypatch.setattr(solver, "FIRST_BEAM_NODES", 10**9)
+    assert Solver(pos).solve(max_nodes=60_000).verdict == UNKNOWN
+
+
 def test_a_beam_that_ends_with_no_solution_proves_nothing() -> None:
     """The beams are not complete: on lost deal 11982 a narrow one just ends."""
     beam = FirstBeam(Position.deal(UNSOLVABLE_DEAL), FREECELL, runs=((40, 0),))
