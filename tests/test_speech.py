@@ -12,9 +12,10 @@ from freecell.game import Game
 from freecell.piles import Move, cell, column, foundation
 from freecell.position import Position
 from freecell.ui.analysis.playback import Par, ParState
+from freecell.ui.progress.save_entries import Summary
 from freecell.ui.table.table import Selection
 from freecell.ui.text.catalogue import Catalogue
-from freecell.ui.text.panels import par_text
+from freecell.ui.text.panels import par_text, unfinished_items
 from freecell.ui.text.sentences import won
 from freecell.ui.text.speech import (
     accessible_names,
@@ -181,3 +182,17 @@ class _Finished:
 ])
 def test_the_won_sentence_counts_its_moves(lang: str, moves: int, watched: bool, want: str) -> None:
     assert won(cat(lang), _Finished(moves), watched) == want  # type: ignore[arg-type]
+
+
+def test_the_unfinished_list_says_which_game_is_on_the_table() -> None:
+    """The game on the table was listed like the others ("16 minutes ago": when it was last saved)."""
+    minute = 60_000.0
+    now = 1_700_000_000_000.0
+    games = [Summary("a", "freecell", 617, None, 1, 0, 0, False, now - 16 * minute, 1),
+             Summary("b", "bakers", 5, None, 7, 0, 3, False, now - 5 * minute, 1),
+             Summary("c", None, None, "board", 1, 0, 0, False, now - 3 * 1440 * minute, 1)]
+    assert unfinished_items(EN, games, now, current="a") == [
+        ("b", "Deal 5, Baker’s Game · 7 moves · 5 minutes ago", False),
+        ("a", "Deal 617 · 1 move · on the table", True),
+        ("c", "A position · 1 move · 3 days ago", False),
+    ]

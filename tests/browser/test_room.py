@@ -519,6 +519,39 @@ def option_texts() -> dict[str, list[str]]:
     return out
 
 
+# the buttons matching a selector with each language's label set in turn: the labels split inside a
+# word (more lines than words; a soft hyphen marks where a word may break) or running out of the button
+SPLIT_LABELS_JS = """([selector, texts]) => {
+  const out = [];
+  for (const el of document.querySelectorAll(selector)) {
+    const key = el.dataset.i18n;
+    if (!key || el.offsetParent === null) continue;
+    const kept = el.textContent;
+    for (const text of texts[key] || []) {
+      el.textContent = text;
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      const words = text.trim().split(/[\\s\\u00ad]+/).length;
+      if (lines > words || el.scrollWidth > el.clientWidth + 1) out.push(text);
+    }
+    el.textContent = kept;
+  }
+  return out;
+}"""
+
+
+def test_the_action_bar_labels_are_whole_words_and_its_column_fits(page: Any, site: str) -> None:
+    """A short landscape screen (844x304, a phone's browser with its bars) gave the column a scroll
+    bar, which split "New / deal"."""
+    open_page(page, f"{site}?deal=1")
+    for w, h in ((844, 390), (844, 304), (1280, 800)):  # (a phone upright hyphenates: "Sugge-rimento")
+        page.set_viewport_size({"width": w, "height": h})
+        assert page.evaluate(SPLIT_LABELS_JS, [".actionbar button", option_texts()]) == [], (w, h)
+        fits = "(b) => b.scrollHeight <= b.clientHeight && b.scrollWidth <= b.clientWidth"
+        assert page.locator(".actionbar").evaluate(fits), (w, h)
+
+
 def tab_labels() -> list[list[str]]:
     """The Settings tabs' labels (General, Play, Look) in every language."""
     out = []

@@ -121,9 +121,10 @@ def unfinished_items(cat: Catalogue, games: list[Summary], now_ms: float,
         name = cat.t("unfinished.deal", n=g.deal) if g.deal is not None else cat.t("unfinished.board")
         if g.variant not in (None, "freecell"):
             name = cat.t("unfinished.with_variant", game=name, variant=cat.t(f"variant.{g.variant}"))
+        here = g.id == current  # the game on the table: "on the table", not when it was last saved
         text = cat.t("unfinished.item", game=name, moves=plural(cat, "unfinished.moves", g.moves),
-                     when=when(cat, g.played, now_ms))
-        out.append((g.id, text, g.id == current))
+                     when=cat.t("unfinished.when.here") if here else when(cat, g.played, now_ms))
+        out.append((g.id, text, here))
     return out
 
 
