@@ -243,7 +243,13 @@ class Improver:
         # auto-play sends cards home that the game's safe auto-move leaves, each a turn there
         self.fewest = list(first)
         self.fewest_turns = self.turns
-        self.runs = schedule(widths, weights, cuts, wide_first)  # the beams, in order
+        self._beams(rules, schedule(widths, weights, cuts, wide_first), weights)
+        self._improve(list(first))  # the shortening pass on the first, once
+        self._start_run()
+
+    def _beams(self, rules: Rules, runs: list[Run], weights: Sequence[Weights]) -> None:
+        """The beams to run, in order, and none under way yet."""
+        self.runs = runs
         self.nodes = 0
         self.seconds = 0.0
         self.improvements = 0
@@ -259,8 +265,6 @@ class Improver:
         self._depth = 0
         self._prefix: list[Move] = []  # the best's moves the beam under way starts after
         self._less = 0  # and their count
-        self._improve(list(first))  # the shortening pass on the first, once
-        self._start_run()
 
     # --- running -----------------------------------------------------------
     def run(self, max_nodes: int | None = None, seconds: float | None = None) -> bool:
@@ -477,23 +481,9 @@ class FirstBeam(Improver):
         self.first = self.best = self.fewest = []
         self.count = FIRST_LEVELS  # the bound of every beam: no solution known
         self.turns = self.fewest_turns = FIRST_LEVELS
-        self.runs = [Run(width, WEIGHTS[w]) for width, w in runs]
-        self.nodes = 0
-        self.seconds = 0.0
-        self.improvements = 0
-        self.found_by = []
-        self.done = False
         self.solution: list[Move] | None = None
-        self._gen = MoveGen(rules)
-        self._costs = {w: Cache(partial(_blocks, w=w)) for w in {run.weights for run in self.runs}}
-        self._run = -1
-        self._level = []
-        self._at = 0
-        self._next = {}
-        self._seen = {}
-        self._depth = 0
-        self._prefix = []
-        self._less = 0
+        beams = [Run(width, WEIGHTS[w]) for width, w in runs]
+        self._beams(rules, beams, sorted({run.weights for run in beams}))
         self._start_run()
 
     @property
