@@ -272,9 +272,9 @@ class TableView:
         landing, self.landing = self.landing, set()
         # the cards that go to another place (or glide back from a drag) are drawn above the others,
         # with the cards lying on them (stacking), lower ones later; and those still gliding there
-        # from the last change.  Not at the first
-        # drawing, nor for a glide within the same place (from the early drawing, a resize): a card
-        # lifted for such a glide would stay over the card below it, hiding its corner
+        # from the last change.  Not at the first drawing, nor for a glide within the same place
+        # (from the early drawing, a resize): a card lifted for such a glide would stay over the
+        # card below it, hiding its corner
         moved = {c for c in range(52)
                  if c in self.where and self.where[c] != (spots[c].pile.text(), spots[c].index)}
         self.animations = {c: a for c, a in self.animations.items() if str(a.playState) == "running"}
