@@ -241,6 +241,10 @@ class Page:
     def close(self) -> None:
         raise NotImplementedError
 
+    def back(self) -> None:
+        """The browser's Back button."""
+        raise NotImplementedError
+
     def engine_console(self) -> list[str]:
         return []
 
@@ -318,6 +322,9 @@ class _PlaywrightPage(Page):
 
     def click(self, x: float, y: float) -> None:
         self._page.mouse.click(x, y)
+
+    def back(self) -> None:
+        self._page.go_back()
 
     def screenshot(self, path: Path) -> None:
         self._page.screenshot(path=str(path))
@@ -405,6 +412,9 @@ class _WebDriverPage(Page):
 
     def screenshot(self, path: Path) -> None:
         self._driver.save_screenshot(str(path))
+
+    def back(self) -> None:
+        self._driver.back()
 
     def engine_console(self) -> list[str]:
         """Firefox's own warnings about the page (its standard output); WebKit prints none."""

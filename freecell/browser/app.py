@@ -8,7 +8,8 @@ host) and applies each :class:`~freecell.ui.session.change.Change` in one order:
 2. the table is reshaped (another variant), restyled (a look setting) and
    drawn once, animated through the change's frames;
 3. the status bar, buttons, panels, bars, message and notice are rendered
-   from the session (rendering only reads it);
+   from the session (rendering only reads it), and a panel open or closed
+   puts or takes its history entry (:mod:`.history`: Back closes a panel);
 4. the effects run (storage, the solver, the host, the address, timers);
 5. the change's sentence is said in the live region;
 6. what an effect gave that the session must know (a save written or
@@ -46,6 +47,7 @@ from .chrome import Chrome
 from .dom import Bindings, js_object, q, set_attr
 from .embedding import Embedding
 from .events import Events, now
+from .history import History, entry_state, framed
 from .i18n import browser_language, build_language_choice, fetch_catalogue, load_catalogue, translate_page
 from .solver_client import SolverClient
 from .storage import SafeStorage
@@ -77,6 +79,8 @@ class Page:
             client.adopt(self.bindings, self.on_reply, self.on_unavailable)
         self.client = client
         self.embedding = Embedding(parse_embed(query), self.on_command)
+        self.history = History(self.bindings, enabled=not self.embedding.active and not framed(),
+                               on_back=lambda: self.apply(self.session.close_panels()))
         self._layout_pending = False
         self._finish_timer: Any = None
         self._watch_timer: Any = None
@@ -136,6 +140,7 @@ class Page:
         if self.events.settings_panel is not None:
             self.events.settings_panel.show(s.settings)
         self.chrome.render(s, change.message)
+        self.history.panels(s.panel is not None)
         answers: list[ch.Change] = []
         for effect in change.effects:
             self.run(effect, answers)
@@ -255,10 +260,10 @@ class Page:
     def _set_address(self) -> None:
         s = self.session
         if s.game.deal is not None:
-            window.history.replaceState(None, "", self.embedding.address(s.game.deal, s.variant()))
+            self.history.address(self.embedding.address(s.game.deal, s.variant()))
         else:  # a board's link: a reload opens the game kept, not the link's moves again
             query = without_moves(str(window.location.search))
-            window.history.replaceState(None, "", query or str(window.location.pathname))
+            self.history.address(query or str(window.location.pathname))
 
     def _keep_drawing(self) -> bool:
         """The table as drawn now, for static/early.js to draw at the next load; whether it was kept.
@@ -388,7 +393,7 @@ async def _restart(query: str) -> None:
         client = old.stop(keep_worker=not old.client.dead)
         if client.dead:
             client = None  # a worker that gave up: the new page object tries again
-    window.history.replaceState(None, "", query or window.location.pathname)
+    window.history.replaceState(entry_state(), "", query or window.location.pathname)  # as a reload
     try:
         await open_page(query, client, translate=True)
     except Exception:

@@ -253,7 +253,12 @@ def test_embedded_game_plays_hints_tells_the_host_and_ignores_the_rest(
     assert len(host_messages(page)) == 1  # one game, one "started"
     # Share in a frame: the plain page's link, copied, or offered to copy by hand where the
     # frame may not write to the clipboard (a cross-origin frame without the permission)
+    length = page.evaluate("() => history.length")
     frame.locator(".actionbar [data-action=game-menu]").click()
+    expect(frame.locator("[data-panel=game]")).to_be_visible()
+    # a panel in a frame adds no history entry: the host page's Back stays the host's
+    assert frame.evaluate("() => history.state") is None
+    assert page.evaluate("() => history.length") == length
     frame.locator("[data-panel=game] [data-action=share]").click()
     link = site + (game_link(game) or "")
     shared = frame.locator("[data-panel=share]")

@@ -668,6 +668,57 @@ def test_rules_panel_opens_and_closes(page: Any, site: str) -> None:
 
 
 @browser
+def test_back_closes_a_panel_and_the_game_stays(page: Any, site: str) -> None:
+    """The phone's Back over a panel closes the panel, not the game; a panel closed any other way
+    takes its history entry with it; after either, the address names the game on the table."""
+    open_page(page, deal_url(site, DEAL))
+    game = Game(deal=DEAL)
+    play_move_on_page(page, game, FIRST_MOVE)
+    # the entry the page is on, and whether it is the panel's
+    where = "() => [navigation.currentEntry.index, history.state === 'freecell-panel']"
+    back_on_the_game = ("(base) => navigation.currentEntry.index === base"
+                        " && history.state !== 'freecell-panel'")
+    base, on_panel = page.evaluate(where)
+    assert not on_panel
+    rules, menu = panel(page, "rules"), panel(page, "game")
+    # closed by its button, then by Escape: the entry goes with it (once the step back is done)
+    for close in ("button", "Escape"):
+        page.locator(".actionbar [data-action=rules]").click()
+        expect(rules).to_be_visible()
+        assert page.evaluate(where) == [base + 1, True]
+        if close == "button":
+            rules.locator("[data-action=close]").click()
+        else:
+            page.keyboard.press("Escape")
+        expect(rules).to_be_hidden()
+        page.wait_for_function(back_on_the_game, arg=base)
+    # Back over the Game menu closes it, and the page stays on its game
+    page.locator(".actionbar [data-action=game-menu]").click()
+    expect(menu).to_be_visible()
+    assert page.evaluate(where) == [base + 1, True]
+    page.go_back()
+    expect(menu).to_be_hidden()
+    assert page.evaluate(where) == [base, False]
+    expect(page.locator("html")).to_have_attribute("data-state", "ready")
+    expect_game(page, game)
+    assert page.url.endswith(f"?deal={DEAL}"), page.url
+    # a deal played from the menu: the address of the entry the page steps back onto names it
+    page.locator(".actionbar [data-action=game-menu]").click()
+    menu.locator("[data-field=deal]").fill("1005")
+    menu.locator("[data-action=play-deal]").click()
+    expect(menu).to_be_hidden()
+    expect_status(page, "deal", 1005)
+    page.wait_for_function(back_on_the_game, arg=base)
+    assert page.url.endswith("?deal=1005"), page.url
+    # the page started again (as a reload does) while a panel's entry is on top: it steps off it
+    page.locator(".actionbar [data-action=rules]").click()
+    expect(rules).to_be_visible()
+    open_page(page, deal_url(site, DEAL))
+    page.wait_for_function(back_on_the_game, arg=base)
+    expect(rules).to_be_hidden()
+
+
+@browser
 def test_hint_button_is_enabled_and_shows_the_hint_bar(page: Any, site: str) -> None:
     open_page(page, deal_url(site, DEAL))
     hint = page.locator(".actionbar [data-action=hint]")

@@ -5,7 +5,8 @@ In order, on one tab of a fresh profile:
 1. the first visit boots from byte-code, never from a snapshot: no snapshot is
    fetched before the game is ready, and the page and the worker say
    ``bytecode``;
-2. a move by clicks (tap-tap, and a card sent home with one click);
+2. a move by clicks (tap-tap, and a card sent home with one click); the
+   browser's Back over a panel closes the panel and the game stays;
 3. a hint: the bar shows a move and marks its piles;
 4. a reload keeps the game (its moves, where every card is);
 5. the service worker takes control and caches the build, the page stores
@@ -63,8 +64,17 @@ class EngineScenario:
         _no_console(step)
 
     def test_2_moves_by_clicks(self, step: Visit) -> None:
+        tab = step.tab
         for _ in range(3):
-            table.play(step.tab, step.game, _next_move(step))
+            table.play(tab, step.game, _next_move(step))
+        table.click(tab, ".actionbar [data-action=rules]")
+        tab.wait("() => !document.querySelector('[data-panel=rules]').hidden"
+                 " && history.state === 'freecell-panel'", timeout=table.STEP, what="the rules panel")
+        tab.back()
+        tab.wait("() => document.querySelector('[data-panel=rules]').hidden"
+                 " && history.state !== 'freecell-panel'", timeout=table.STEP, what="Back closing the panel")
+        assert tab.call("() => location.search") == f"?deal={DEAL}"
+        table.expect_layout(tab, step.game)
         _no_console(step)
 
     def test_3_a_hint_marks_a_move(self, step: Visit) -> None:

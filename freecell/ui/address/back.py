@@ -1,0 +1,78 @@
+"""The Back button and the panels: Back closes a panel, as it closes a dialog in an app.
+
+While a panel is open (Rules, Settings, the Game menu, the win...), the page
+keeps one history entry of its own on top of the game's, with the same
+address.  The player's Back (Android's back button, a swipe, the browser's
+button) takes that entry off, and the page closes the panel instead of
+leaving the game.  A panel closed another way (its button, Escape, a choice
+in it) takes its entry off itself, so the history never grows with panels
+opened and closed.  One entry serves every panel: going from the Game menu to
+the statistics is still one Back away from the table.
+
+:class:`PanelEntry` decides, the page does: :meth:`PanelEntry.sync` says
+whether to push the entry (its state :data:`MARK`) or to go back off it, :meth:`PanelEntry.popped`
+whether a history step was the player's Back off it.  Going back is
+asynchronous: until its ``popstate`` arrives nothing more is pushed, and a
+panel opened in between gets its entry then (the page calls ``sync`` again).
+In a frame (embedded in another site) it does nothing: there the host page's
+Back is the host's.
+
+>>> entry = PanelEntry(enabled=True)
+>>> entry.sync(panel_open=True), entry.sync(panel_open=True)
+('push', None)
+>>> entry.popped()  # the player's Back: close the panel
+True
+>>> entry.sync(panel_open=False)
+>>> entry.sync(panel_open=True), entry.sync(panel_open=False)  # opened, then closed by its button
+('push', 'back')
+>>> entry.sync(panel_open=True)  # opened again before the browser went back: not yet
+>>> entry.popped(), entry.sync(panel_open=True)  # that was our own step back; now the entry
+(False, 'push')
+>>> PanelEntry(enabled=True, on_entry=True).sync(panel_open=False)  # reloaded on the entry
+'back'
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Step = Literal["push", "back"]
+PUSH: Step = "push"
+BACK: Step = "back"
+MARK = "freecell-panel"  # the history state of the panel entry (the game's entries have none)
+
+
+class PanelEntry:
+    """Whether the page's panel entry is on the history, and what to do about it."""
+
+    def __init__(self, enabled: bool, on_entry: bool = False) -> None:
+        """``on_entry``: the page starts on its panel entry (a reload while a panel was open, no
+        panel open now): the first sync goes back off it."""
+        self.enabled = enabled
+        self.pushed = enabled and on_entry  # the panel entry is on top of the history
+        self.leaving = False  # the page went back off it; its popstate has not come yet
+
+    def sync(self, panel_open: bool) -> Step | None:
+        """After every change: push the entry for a panel now open, go back off it for a panel
+        now closed; ``None`` when the history is as it should be (or cannot change yet)."""
+        if not self.enabled or self.leaving:
+            return None
+        if panel_open and not self.pushed:
+            self.pushed = True
+            return PUSH
+        if not panel_open and self.pushed:
+            self.pushed = False
+            self.leaving = True
+            return BACK
+        return None
+
+    def popped(self) -> bool:
+        """A step through the history (``popstate``): whether it was the player's Back off the
+        panel entry, which closes the panel (not the page's own step back, nor a step elsewhere)."""
+        if self.leaving:
+            self.leaving = False
+            return False
+        if self.pushed:
+            self.pushed = False
+            return True
+        return False
