@@ -63,10 +63,12 @@ class History:
             window.history.back()
 
     def _on_pop(self, _e: Any) -> None:
-        back = self.entry.popped()
+        close, step = self.entry.popped(on_entry=entry_state() == MARK)
         if self._address is not None:
             window.history.replaceState(entry_state(), "", self._address)
-        if back:
+        if step == BACK:
+            window.history.back()
+        if close:
             self.on_back()
-        else:  # the page's own step back: a panel opened meanwhile gets its entry now
+        elif step is None:  # a panel opened while the page stepped back gets its entry now
             self.panels(self._open)

@@ -699,6 +699,11 @@ def test_back_closes_a_panel_and_the_game_stays(page: Any, site: str) -> None:
     page.go_back()
     expect(menu).to_be_hidden()
     assert page.evaluate(where) == [base, False]
+    # Forward onto the entry the menu left ahead: no panel there, the page steps back off it (the
+    # next Back would otherwise seem to do nothing)
+    page.go_forward()
+    page.wait_for_function(back_on_the_game, arg=base)
+    expect(menu).to_be_hidden()
     expect(page.locator("html")).to_have_attribute("data-state", "ready")
     expect_game(page, game)
     assert page.url.endswith(f"?deal={DEAL}"), page.url

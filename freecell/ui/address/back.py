@@ -11,7 +11,8 @@ the statistics is still one Back away from the table.
 
 :class:`PanelEntry` decides, the page does: :meth:`PanelEntry.sync` says
 whether to push the entry (its state :data:`MARK`) or to go back off it, :meth:`PanelEntry.popped`
-whether a history step was the player's Back off it.  Going back is
+whether a history step was the player's Back off it.  Forward onto an entry
+a closed panel left ahead goes back at once (no panel to show there).  Going back is
 asynchronous: until its ``popstate`` arrives nothing more is pushed, and a
 panel opened in between gets its entry then (the page calls ``sync`` again).
 In a frame (embedded in another site) it does nothing: there the host page's
@@ -20,14 +21,20 @@ Back is the host's.
 >>> entry = PanelEntry(enabled=True)
 >>> entry.sync(panel_open=True), entry.sync(panel_open=True)
 ('push', None)
->>> entry.popped()  # the player's Back: close the panel
-True
+>>> entry.popped(on_entry=False)  # the player's Back: close the panel
+(True, None)
 >>> entry.sync(panel_open=False)
 >>> entry.sync(panel_open=True), entry.sync(panel_open=False)  # opened, then closed by its button
 ('push', 'back')
 >>> entry.sync(panel_open=True)  # opened again before the browser went back: not yet
->>> entry.popped(), entry.sync(panel_open=True)  # that was our own step back; now the entry
-(False, 'push')
+>>> entry.popped(on_entry=False), entry.sync(panel_open=True)  # our own step back; now the entry
+((False, None), 'push')
+>>> entry.sync(panel_open=False), entry.popped(on_entry=False)  # closed, and the step back done
+('back', (False, None))
+>>> entry.popped(on_entry=True)  # the player's Forward onto the entry left ahead: back off it
+(False, 'back')
+>>> entry.popped(on_entry=False), entry.sync(panel_open=False)
+((False, None), None)
 >>> PanelEntry(enabled=True, on_entry=True).sync(panel_open=False)  # reloaded on the entry
 'back'
 """
@@ -66,13 +73,19 @@ class PanelEntry:
             return BACK
         return None
 
-    def popped(self) -> bool:
-        """A step through the history (``popstate``): whether it was the player's Back off the
-        panel entry, which closes the panel (not the page's own step back, nor a step elsewhere)."""
-        if self.leaving:
+    def popped(self, on_entry: bool) -> tuple[bool, Step | None]:
+        """A step through the history (``popstate``), landing on the panel entry or not
+        (``on_entry``): whether it was the player's Back off the entry (close the panel), and
+        whether to go back at once: the browser landed on a panel entry with no panel open (the
+        player's Forward onto the entry a closed panel left ahead), which would make the next
+        Back seem to do nothing."""
+        close = False
+        if self.leaving:  # the page's own step back
             self.leaving = False
-            return False
-        if self.pushed:
+        elif self.pushed:
             self.pushed = False
-            return True
-        return False
+            close = True
+        if on_entry and self.enabled:
+            self.leaving = True
+            return close, BACK
+        return close, None
