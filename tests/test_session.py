@@ -34,6 +34,7 @@ from freecell.ui.session.session import FINISH_STEP_MS, Session
 from freecell.ui.text import speech
 from freecell.ui.text.bars import hint_text, notice_text
 from freecell.ui.text.catalogue import Catalogue
+from freecell.ui.text.panels import stuck_text
 from freecell.ui.text.status import first_fit, status_items, status_plans, time_item
 from freecell.variants import variant
 from tests.support.boards import board
@@ -614,7 +615,10 @@ def test_a_dead_board_says_so_at_start() -> None:
     dead = s.line()[-1].to_text().replace("\n", "/")
     fresh = Session(catalogue(), clock=Clock())
     change = fresh.opening.start(Boot(parse_query("?board=" + dead)))
-    assert fresh.panel == "stuck" and "No moves left" in change.announce
+    # with no move made, the words offer only a new deal: Undo and Replay have nothing to do
+    assert fresh.panel == "stuck" and change.announce == "No legal move from this deal. Start a new one."
+    assert stuck_text(fresh.cat, 0) == "This deal allows no legal move at all. Start a new one."
+    assert stuck_text(s.cat, s.game.moves).startswith("No legal move is left on the table. Undo the last")
 
 
 # --- every game kept: tabs, unfinished games, statistics (issue 17) -----------------------------

@@ -26,6 +26,7 @@ from ..ui.text.panels import (
     par_text,
     stats_deal_title,
     stats_items,
+    stuck_text,
     unfinished_items,
     watch_again,
     win_title_key,
@@ -62,6 +63,8 @@ class Panels:
             self._stats(s)
         elif name is Panel.UNFINISHED:
             self._unfinished(s)
+        elif name is Panel.STUCK:
+            set_text(q('[data-role="stuck-text"]'), stuck_text(s.cat, s.game.moves))
         elif name is Panel.GAME:
             error = q('[data-role="deal-error"]')
             code = s.opening.deal_error

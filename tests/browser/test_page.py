@@ -505,8 +505,13 @@ def test_stuck_panel_on_a_dead_board(page: Any, site: str) -> None:
     stuck = panel(page, "stuck")
     expect(stuck).to_be_visible(timeout=STEP_TIMEOUT)
     expect_layout(page, DEAD_BOARD)
+    # no move made: the words offer a new deal only (Undo and Replay are there, and disabled)
+    expect(stuck.locator("[data-role=stuck-text]")).to_have_text(
+        "This deal allows no legal move at all. Start a new one.")
     for action in ("undo", "replay", "new"):
         expect(stuck.locator(f"[data-action={action}]")).to_be_visible()
+    expect(stuck.locator("[data-action=undo]")).to_be_disabled()
+    expect(stuck.locator("[data-action=replay]")).to_be_disabled()
     stuck.locator("[data-action=new]").click()
     expect(stuck).to_be_hidden()
     expect_random_deal(page)
@@ -522,6 +527,8 @@ def test_stuck_panel_buttons(page: Any, site: str) -> None:
         game = Game(position=ALMOST_DEAD_BOARD)
         play_move_on_page(page, game, LAST_MOVE)  # fills the last free cell: dead
         expect(stuck).to_be_visible(timeout=STEP_TIMEOUT)
+        expect(stuck.locator("[data-role=stuck-text]")).to_have_text(
+            re.compile(r"^No legal move is left on the table\. Undo the last move"))
         stuck.locator(f"[data-action={action}]").click()
         expect(stuck).to_be_hidden()
         if action == "new":

@@ -267,7 +267,7 @@ class Session:
             return say.won(self.cat, game, self.progress.watched)
         if game.is_stuck():
             self.panel = Panel.STUCK
-            return say.stuck(self.cat)
+            return say.stuck(self.cat, game.moves)
         return None
 
     def take_back(self) -> Change | None:

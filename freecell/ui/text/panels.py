@@ -128,6 +128,12 @@ def unfinished_items(cat: Catalogue, games: list[Summary], now_ms: float,
     return out
 
 
+def stuck_text(cat: Catalogue, moves: int) -> str:
+    """The stuck panel's text: undo, replay or a new deal; only a new deal with no move made (a
+    deal with no legal move at all, whose Undo and Replay do nothing)."""
+    return cat.t("stuck.text" if moves else "stuck.text_start")
+
+
 def deal_error_text(cat: Catalogue, code: str | None) -> str:
     """Why the number typed in the settings' deal field is no deal (``""``: it is one)."""
     return "" if code is None else cat.t("deal.error." + code)

@@ -114,8 +114,9 @@ def won(cat: Catalogue, game: Game, watched: bool = False) -> str:
                  time=cat.time(game.elapsed()))
 
 
-def stuck(cat: Catalogue) -> str:
-    return cat.t("say.stuck")
+def stuck(cat: Catalogue, moves: int) -> str:
+    """No legal move left: after ``moves`` turns, or none at all from the deal (nothing to undo)."""
+    return cat.t("say.stuck" if moves else "say.stuck_start")
 
 
 def undone(cat: Catalogue) -> str:
