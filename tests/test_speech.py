@@ -151,6 +151,9 @@ def test_refusal_words_are_the_message_line_words() -> None:
 @pytest.mark.parametrize(("lang", "moves", "watched", "want"), [
     ("en", 1, False, "You: 1 move, the solver’s: 1, counted the same way."),
     ("en", 44, True, "The solver’s own solution from the deal: 47 moves, counted the same way."),
+    # a watched game longer than the solver's: a shorter one came after the playback started
+    ("en", 53, True, "The solver knows a shorter one from the deal: 47 moves, counted the same way."),
+    ("de", 53, True, "Der Löser kennt ab dem Geben eine kürzere: 47 Züge, gleich gezählt."),
     ("ro", 44, True, "Soluția programului de rezolvare de la împărțire: 47 de mutări, numărate la fel."),
     ("ro", 44, False, "Tu: 44 de mutări, programul de rezolvare: 47, numărate la fel."),
     ("ro", 19, False, "Tu: 19 mutări, programul de rezolvare: 47, numărate la fel."),

@@ -214,8 +214,11 @@ def test_the_playback_to_the_end_wins_but_a_watched_game_is_not_a_win() -> None:
     s.solver_reply(s.game.start, solve(s.game.start, s))
     assert s.par is not None and s.par.state is ParState.KNOWN and s.par.moves is not None
     # its own, not set beside the game's (which it helped play)
-    assert par_text(s.cat, s.game.moves, s.par, s.progress.watched) == (
+    assert par_text(s.cat, s.par.moves, s.par, s.progress.watched) == (
         f"The solver’s own solution from the deal: {s.par.moves} moves, counted the same way.")
+    # and says it is shorter when it is (found after the playback of a longer one had started)
+    assert par_text(s.cat, s.par.moves + 5, s.par, s.progress.watched) == (
+        f"The solver knows a shorter one from the deal: {s.par.moves} moves, counted the same way.")
     assert par_text(s.cat, s.game.moves, Par(ParState.UNKNOWN), s.progress.watched) == ""
     # its solution is offered on the panel only when shorter than the game just won (watched or not)
     assert watch_again(s.par.moves + 1, s.par) and not watch_again(s.par.moves, s.par)

@@ -35,11 +35,14 @@ def par_text(cat: Catalogue, moves: int, par: Par | None, watched: bool = False)
 
     ``watched``: the solver played some of the game (or a link brought it
     partway), so the moves are not the player's to set beside the solver's:
-    the line gives the solver's own from the deal alone (``""`` when none is known).
+    the line gives the solver's own from the deal alone (``""`` when none is known),
+    and says it is shorter when it is: one found after the playback had started.
     """
     if par is None or (par.state is ParState.KNOWN and par.moves is None):
         par = Par(ParState.UNKNOWN)
     key = _PAR_KEYS[par.state, watched]
+    if watched and par.moves is not None and par.moves < moves:
+        key = "win.par_watched_shorter"  # found while a longer one played (Show solution pressed early)
     if not key:
         return ""
     par_moves = "" if par.moves is None else plural(cat, "win.moves_n", par.moves)
