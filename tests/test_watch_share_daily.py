@@ -408,3 +408,16 @@ def test_another_tabs_daily_win_shows_here() -> None:
     s = page(local=local)
     local.write(KEY_DAILY, apply_win(None, DAY).text)
     assert s.keeping.storage_changed(KEY_DAILY).kind == "panel" and s.progress.daily.solved(DAY)
+
+
+def test_back_closes_a_panel_then_stops_a_playback() -> None:
+    """What the browser's Back closes (the page keeps a history entry while there is one)."""
+    s = page()
+    known(s)
+    assert not s.closable
+    s.watch.start()
+    assert s.closable and s.watch.playback is not None and s.watch.playback.on
+    s.open_panel("rules")  # over the playback (a key, say): Back closes the panel first
+    assert s.closable and s.back().kind == "panel" and s.panel is None
+    assert s.closable and s.back().kind == "watch" and s.watch.playback is None
+    assert not s.closable and s.back() == ch.Change()

@@ -8,8 +8,8 @@ host) and applies each :class:`~freecell.ui.session.change.Change` in one order:
 2. the table is reshaped (another variant), restyled (a look setting) and
    drawn once, animated through the change's frames;
 3. the status bar, buttons, panels, bars, message and notice are rendered
-   from the session (rendering only reads it), and a panel open or closed
-   puts or takes its history entry (:mod:`.history`: Back closes a panel);
+   from the session (rendering only reads it), and a panel or a playback
+   put or take their history entry (:mod:`.history`: Back closes them);
 4. the effects run (storage, the solver, the host, the address, timers);
 5. the change's sentence is said in the live region;
 6. what an effect gave that the session must know (a save written or
@@ -80,7 +80,7 @@ class Page:
         self.client = client
         self.embedding = Embedding(parse_embed(query), self.on_command)
         self.history = History(self.bindings, enabled=not self.embedding.active and not framed(),
-                               on_back=lambda: self.apply(self.session.close_panels()))
+                               on_back=lambda: self.apply(self.session.back()))
         self._layout_pending = False
         self._finish_timer: Any = None
         self._watch_timer: Any = None
@@ -140,7 +140,7 @@ class Page:
         if self.events.settings_panel is not None:
             self.events.settings_panel.show(s.settings)
         self.chrome.render(s, change.message)
-        self.history.panels(s.panel is not None)
+        self.history.panels(s.closable)
         answers: list[ch.Change] = []
         for effect in change.effects:
             self.run(effect, answers)

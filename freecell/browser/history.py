@@ -2,11 +2,12 @@
 
 The address names the game on the table (``?deal=617``) and is rewritten in
 place as it changes (``replaceState``), never adding a history entry; while a
-panel is open one entry of the page's own lies on top (the rule is
-:mod:`freecell.ui.address.back`), and the player's Back over it calls
-``on_back`` (the page closes the panel).  After any step through the history
-the address is written again: the entry the browser lands on may hold an
-older one (the game changed while the panel's entry was on top).
+panel is open or the solution plays, one entry of the page's own lies on top
+(the rule is :mod:`freecell.ui.address.back`), and the player's Back over it
+calls ``on_back`` (the page closes the panel or stops the playback).  After
+any step through the history the address is written again: the entry the
+browser lands on may hold an older one (the game changed while the panel's
+entry was on top).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ class History:
         window.history.replaceState(entry_state(), "", url)  # on the panel entry, still it
 
     def panels(self, panel_open: bool) -> None:
-        """After a change: whether a panel is open now."""
+        """After a change: whether a panel is open now (or a playback on: what Back closes)."""
         self._open = panel_open
         step = self.entry.sync(panel_open)
         if step == PUSH:

@@ -222,6 +222,18 @@ def test_watch_plays_pauses_steps_both_ways_stops_on_a_touch_and_undo_takes_step
         page.locator(".actionbar [data-action=undo]").click()
         expect_status(page, "moves", n)
     expect_layout(page, before)
+    # the browser's Back stops a playback, as it closes a panel: the game stays where it stands
+    page.locator("body").press("h")
+    expect(page.locator("[data-panel=hint]")).to_have_attribute("data-state", "found", timeout=ANSWER_TIMEOUT)
+    page.locator("[data-panel=hint] [data-action=watch]").click()
+    expect(bar).to_have_attribute("data-state", "playing", timeout=STEP_TIMEOUT)
+    page.go_back()
+    expect(bar).to_be_hidden()
+    expect(page.locator("html")).to_have_attribute("data-state", "ready")
+    moves = int(page.locator("[data-status=moves]").get_attribute("data-value") or 0)
+    page.wait_for_timeout(1000)  # over two fast steps: nothing more is played
+    expect_status(page, "moves", moves)
+    assert page.evaluate("() => history.state") != "freecell-panel"
 
 
 def test_a_game_the_solver_finishes_is_solved_not_won(page: Any, site: str) -> None:

@@ -1,6 +1,7 @@
 """The Back button and the panels: Back closes a panel, as it closes a dialog in an app.
 
-While a panel is open (Rules, Settings, the Game menu, the win...), the page
+While a panel is open (Rules, Settings, the Game menu, the win...), or the
+solution plays (Back stops it: :attr:`freecell.ui.session.session.Session.closable`), the page
 keeps one history entry of its own on top of the game's, with the same
 address.  The player's Back (Android's back button, a swipe, the browser's
 button) takes that entry off, and the page closes the panel instead of

@@ -434,6 +434,18 @@ class Session:
         if not self.keeping.page_hidden:
             self.game.clock.resume()
 
+    @property
+    def closable(self) -> bool:
+        """Whether the browser's Back has something to close here: a panel, or a playback on
+        (:mod:`freecell.ui.address.back`: the page then keeps a history entry of its own)."""
+        return self.panel is not None or (self.watch.playback is not None and self.watch.playback.on)
+
+    def back(self) -> Change:
+        """The browser's Back over the page's entry: close the panel, else stop the playback."""
+        if self.panel is not None:
+            return self.close_panels()
+        return self.watch.stop()
+
     def escape(self) -> Change | None:
         """Escape: close a panel, else the playback, the hint bar, the selection; ``None`` if nothing."""
         if self.panel is not None:
