@@ -403,7 +403,7 @@ def test_focus_comes_back_after_panels_and_undo(page: Any, site: str) -> None:
     # a panel that opens by itself (stuck) gives the focus back to the table
     open_page(page, board_url(site, DEAD_BOARD))
     expect(panel(page, "stuck")).to_be_visible()
-    expect(announce(page)).to_have_text(EN.t("say.stuck"))
+    expect(announce(page)).to_have_text(EN.t("say.stuck_start"))  # no move made: a new deal only
     page.keyboard.press("Escape")
     expect(panel(page, "stuck")).to_be_hidden()
     page.wait_for_function(ACTIVE_JS, timeout=STEP_TIMEOUT)
