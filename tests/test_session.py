@@ -615,6 +615,9 @@ def test_a_dead_board_says_so_at_start() -> None:
     dead = s.line()[-1].to_text().replace("\n", "/")
     fresh = Session(catalogue(), clock=Clock())
     change = fresh.opening.start(Boot(parse_query("?board=" + dead)))
+    # lost at once, without asking the worker (the status said "Winnable?" while it booted)
+    assert fresh.verdict() is rp.Verdict.UNSOLVABLE
+    assert not any(isinstance(e, rp.AskSolver) for e in change.effects), change.effects
     # with no move made, the words offer only a new deal: Undo and Replay have nothing to do
     assert fresh.panel == "stuck" and change.announce == "No legal move from this deal. Start a new one."
     assert stuck_text(fresh.cat, 0) == "This deal allows no legal move at all. Start a new one."

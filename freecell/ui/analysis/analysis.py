@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ...engine import apply_move, check_move
+from ...engine import apply_move, check_move, is_stuck
 from ...piles import Move
 from ...position import Position
 from ...rules import Rules
@@ -234,6 +234,8 @@ class Analysis:
                     keep is None or ancestors.index(candidate) < ancestors.index(keep)):
                 keep = candidate
         self.background = keep
+        if pos not in self.known and not pos.is_won() and is_stuck(pos, self.rules):
+            self.known[pos] = Known(Verdict.UNSOLVABLE)  # no move left: lost, nothing to ask the worker
         need = (self.winnability and not finishing and not pos.is_won() and not self.unavailable
                 and self.verdict_on(line) is Verdict.UNKNOWN)
         if not need:
