@@ -44,10 +44,10 @@ from ..ui.session.session import Session
 from ..ui.table.layout import LARGE_MIN_STRIP, MIN_STRIP, compute_layout
 from .access import Access
 from .chrome import Chrome
-from .dom import Bindings, js_object, q, set_attr
+from .dom import Bindings, framed, js_object, q, set_attr
 from .embedding import Embedding
 from .events import Events, now
-from .history import History, entry_state, framed
+from .history import History, entry_state
 from .i18n import browser_language, build_language_choice, fetch_catalogue, load_catalogue, translate_page
 from .solver_client import SolverClient
 from .storage import SafeStorage

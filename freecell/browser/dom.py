@@ -22,6 +22,14 @@ def js_or_none(value: Any) -> Any:
     return value
 
 
+def framed() -> bool:
+    """Whether the page is in a frame of another page (embedded: its Back is the host's)."""
+    try:
+        return bool(window.parent != window)
+    except Exception:
+        return True
+
+
 def q(selector: str) -> Any:
     """The first element matching ``selector``, or ``None``."""
     return js_or_none(document.querySelector(selector))

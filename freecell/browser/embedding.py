@@ -18,6 +18,7 @@ from pyodide.ffi import create_proxy, to_js
 from ..game import Game
 from ..ui.address.embed import Command, Commands, event, parse_command
 from ..ui.address.query import EmbedRequest
+from .dom import framed
 
 MAX_COMMAND_FIELDS = 3  # source, type, deal: more is no command (parse_command)
 
@@ -36,11 +37,8 @@ class Embedding:
         if not req.embed:
             return
         document.documentElement.classList.add("embed")
-        try:
-            if window.parent != window:
-                self.parent = window.parent
-        except Exception:
-            self.parent = None
+        if framed():
+            self.parent = window.parent
         if self.parent is not None and req.hosts:
             self._listener = create_proxy(self.on_message)
             window.addEventListener("message", self._listener)

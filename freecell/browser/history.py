@@ -22,14 +22,6 @@ from ..ui.address.back import BACK, MARK, PUSH, PanelEntry
 from .dom import Bindings
 
 
-def framed() -> bool:
-    """Whether the page is in a frame of another page (its Back is then the host's)."""
-    try:
-        return bool(window.parent != window)
-    except Exception:
-        return True
-
-
 def entry_state() -> Any:
     """The state of the history entry the page is on: :data:`MARK` or JS ``null``."""
     try:

@@ -234,8 +234,10 @@ class Analysis:
                     keep is None or ancestors.index(candidate) < ancestors.index(keep)):
                 keep = candidate
         self.background = keep
-        if pos not in self.known and not pos.is_won() and is_stuck(pos, self.rules):
-            self.known[pos] = Known(Verdict.UNSOLVABLE)  # no move left: lost, nothing to ask the worker
+        # no move left: lost, nothing to ask the worker (an empty free cell always takes a card:
+        # the full check, a move generation, only when every cell is taken)
+        if None not in pos.cells and pos not in self.known and is_stuck(pos, self.rules):
+            self.known[pos] = Known(Verdict.UNSOLVABLE)
         need = (self.winnability and not finishing and not pos.is_won() and not self.unavailable
                 and self.verdict_on(line) is Verdict.UNKNOWN)
         if not need:
