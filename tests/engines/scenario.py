@@ -6,7 +6,8 @@ In order, on one tab of a fresh profile:
    fetched before the game is ready, and the page and the worker say
    ``bytecode``;
 2. a move by clicks (tap-tap, and a card sent home with one click); the
-   browser's Back over a panel closes the panel and the game stays;
+   browser's Back over a panel closes the panel and the game stays; the
+   Settings panel keeps its width from tab to tab (Firefox's scroll bar);
 3. a hint: the bar shows a move and marks its piles;
 4. a reload keeps the game (its moves, where every card is);
 5. the service worker takes control and caches the build, the page stores
@@ -75,6 +76,21 @@ class EngineScenario:
                  " && history.state !== 'freecell-panel'", timeout=table.STEP, what="Back closing the panel")
         assert tab.call("() => location.search") == f"?deal={DEAL}"
         table.expect_layout(tab, step.game)
+        # Settings: the tabs and lists stay put from tab to tab, one that scrolls too (Firefox's
+        # classic scroll bar took 12 px from the panel on the Play tab alone)
+        table.click(tab, ".actionbar [data-action=settings]")
+        widths = []
+        for name in ("game", "play", "look"):
+            tab.call(f"() => document.querySelector('[data-tab={name}]').click()")
+            widths.append(tab.wait("() => { const p = document.querySelector('[data-panel=settings]');"
+                                   " return !p.hidden && [p.clientWidth, p.scrollHeight > p.clientHeight]; }",
+                                   timeout=table.STEP, what="the settings panel"))
+        if tab.engine == "firefox":
+            assert any(scrolls for _, scrolls in widths), widths  # else this shows nothing
+            assert len({width for width, _ in widths}) == 1, widths
+        tab.call("() => document.querySelector('[data-panel=settings] [data-action=close]').click()")
+        tab.wait("() => document.querySelector('[data-panel=settings]').hidden", timeout=table.STEP,
+                 what="the settings panel closed")
         _no_console(step)
 
     def test_3_a_hint_marks_a_move(self, step: Visit) -> None:
