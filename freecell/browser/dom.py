@@ -78,7 +78,7 @@ class Bindings:
 
     def __init__(self) -> None:
         self._proxies: list[Any] = []
-        self._listeners: list[tuple[Any, str, Any]] = []
+        self._listeners: list[tuple[Any, str, Any, bool]] = []  # target, event, proxy, capture
         self._intervals: list[Any] = []
         self._timeouts: set[Any] = set()
         self._frames: set[Any] = set()
@@ -92,7 +92,7 @@ class Bindings:
             target.addEventListener(event, proxy, js_object(opts))
         else:
             target.addEventListener(event, proxy)
-        self._listeners.append((target, event, proxy))
+        self._listeners.append((target, event, proxy, bool(opts.get("capture"))))
 
     def every(self, ms: int, fn: Callable[[], None]) -> None:
         proxy = create_proxy(lambda *_: fn())
@@ -138,8 +138,8 @@ class Bindings:
         self._observers.append(observer)
 
     def unbind(self) -> None:
-        for target, event, proxy in self._listeners:
-            target.removeEventListener(event, proxy)
+        for target, event, proxy, capture in self._listeners:  # a capture listener: removed as one
+            target.removeEventListener(event, proxy, capture)
         for handle in self._intervals:
             window.clearInterval(handle)
         for handle in self._timeouts:

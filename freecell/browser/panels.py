@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from js import Date, document
-from pyodide.ffi import create_once_callable
 
 from ..rules import move_capacity
 from ..ui.progress.progress import game_key
@@ -35,7 +34,7 @@ from ..ui.text.panels import (
 from ..ui.text.status import Item
 from ..variants import VARIANTS
 from .access import Access
-from .dom import Bindings, js_object, js_or_none, q, qa, set_attr, set_hidden, set_text
+from .dom import Bindings, js_or_none, q, qa, set_attr, set_hidden, set_text
 from .view import TableView
 
 RULES_SECTIONS = ("setup", "moves", "multi", "finish", "deals")
@@ -163,9 +162,8 @@ class Panels:
             return
         set_attr(panel, "data-arriving", "yes")
         self._arriving = self.bindings.later(wait, arrived)
-        for kind in ("pointerdown", "keydown"):
-            document.addEventListener(kind, create_once_callable(arrived),
-                                      js_object({"capture": True, "once": True}))
+        for kind in ("pointerdown", "keydown"):  # bound with the page's others: undone with them
+            self.bindings.on(document, kind, arrived, capture=True, once=True)
 
     def _stats(self, s: Session) -> None:
         key = game_key(s.game)
