@@ -36,6 +36,9 @@ free, every other move one, a multi-card move one):
   worker's shortening, a few seconds of a slower engine, runs each width
   from the start and then along the best before the next one
   (``wide_first=0``);
+* a beam keeps its variety: the states that share their first move from
+  the beam's start take at most :data:`SHARE` of a level while others are
+  near the best, so that the beam does not all run into one dead end;
 * each solution found then goes through the shortening pass
   (:func:`freecell.shorten.shorten`).
 
@@ -62,8 +65,9 @@ ends each column).
 from __future__ import annotations
 
 import heapq
+import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -85,6 +89,13 @@ WIDE_FIRST = 1500
 # of WEIGHTS): a wide beam needs less push towards them
 LIGHT_FROM = 1500
 SHORTEN_NODES = PASS_NODES * 4
+# the most of a level's width that states sharing their first move from the beam's start may take
+# (while others are among the 3 x width best): without it, a beam all of whose states soon have their
+# four free cells full and nothing to move dies (deal 14153: every beam from the start dies 35 to 44
+# moves in; 34 moves at 500 wide with it, the published 32).  88 deals over 1.25 times the published,
+# 90,000 nodes each: 8 over 1.35 -> 3, mean 1.289 -> 1.180 times; the 292-deal sample: 1.0523 ->
+# 1.0482, 37.7% -> 38.0% as short (0.25: 4 over, 0.5: 9, 0.05: 3 but a mean of 1.209)
+SHARE = 0.1
 # how many levels a beam goes past the best solution's length less one: a solution that long is
 # no shorter, but the shortening pass often makes it so (deal 849: 41 moves, then a 150-wide beam's
 # solution of 41 or 42 shortened to 39; over 292 deals the mean fell 0.07%: 1 level gave less, 4 no more)
@@ -170,8 +181,10 @@ def schedule(widths: Sequence[int], weights: Sequence[Weights], cuts: bool = Tru
 
 
 # a beam state: columns, cells, foundations, parent, the moves from the parent (a player
-# move, then the cards sent home)
-_State = tuple[Cols, bytes, bytes, Any, tuple[RawMove, ...]]
+# move, then the cards sent home), and its branch: the key of its ancestor one move from the
+# beam's start (``None`` for the start)
+_State = tuple[Cols, bytes, bytes, Any, tuple[RawMove, ...], bytes | None]
+_Auto = tuple[Cols, bytes, bytes, Any, tuple[RawMove, ...]]  # a state before its branch is known
 
 
 def _blocks(col: bytes, w: Weights) -> int:
@@ -207,6 +220,34 @@ def _blocks(col: bytes, w: Weights) -> int:
     return w.groups * groups + w.disorder * disorder + w.unsorted * unsorted
 
 
+def _varied(scored: Iterable[tuple[int, _State]], width: int, most: int) -> list[tuple[int, _State]]:
+    """The ``width`` best of ``scored`` (lowest first), at most ``most`` of them of one branch
+    while others are among the ``3 x width`` best; then the best passed over, if the level is short.
+
+    >>> s = lambda branch: ((), b"", b"", None, (), branch)
+    >>> level = [(1, s(b"a")), (2, s(b"a")), (3, s(b"a")), (4, s(b"b")), (5, s(b"a"))]
+    >>> [(score, st[5]) for score, st in _varied(level, 3, 2)]
+    [(1, b'a'), (2, b'a'), (4, b'b')]
+    >>> [score for score, _ in _varied(level, 4, 1)]
+    [1, 4, 2, 3]
+    """
+    ranked = heapq.nsmallest(3 * width, scored, key=lambda e: e[0])
+    per: dict[bytes | None, int] = {}
+    chosen: list[tuple[int, _State]] = []
+    passed: list[tuple[int, _State]] = []
+    for entry in ranked:
+        branch = entry[1][5]
+        n = per.get(branch, 0)
+        if n >= most:
+            passed.append(entry)
+            continue
+        per[branch] = n + 1
+        chosen.append(entry)
+        if len(chosen) == width:
+            return chosen
+    return chosen + passed[:width - len(chosen)]
+
+
 def groups_to_move(position: Position) -> int:
     """The groups of cards that must move before they can go home, in a position's columns."""
     return sum(_blocks(col, Weights(1, 0, 0, 0, 0)) for col in pack(position)[0])
@@ -228,10 +269,11 @@ class Improver:
     def __init__(self, position: Position, first: Sequence[Move], rules: Rules = FREECELL,
                  widths: Sequence[int] = WIDTHS, unit: str = "record",
                  weights: Sequence[Weights] = WEIGHTS, cuts: bool = True,
-                 wide_first: int = WIDE_FIRST) -> None:
+                 wide_first: int = WIDE_FIRST, share: float | None = SHARE) -> None:
         if unit not in (RECORD, TURNS):
             raise ValueError(f"unit must be {RECORD!r} or {TURNS!r}")
         self.unit = unit
+        self.share = share  # of a level's width that one branch may take (None: no limit)
         verify_solution(position, first, rules)
         self.position = position
         self.rules = rules
@@ -314,10 +356,10 @@ class Improver:
             if self.unit == TURNS:
                 self._less = game_count(self.position, self._prefix, self.rules)
                 cols, cells, found, moves = self._gen.auto(*pack(pos), ())
-                root: _State = (cols, cells, found, None, moves)
+                root: _State = (cols, cells, found, None, moves, None)
             else:
                 self._less = record_count(self._prefix)
-                root = self._auto(*pack(pos), (), None)
+                root = (*self._auto(*pack(pos), (), None), None)
             if root[2] != WON:  # else nothing to improve: every card goes home by itself
                 self._level = [root]
                 return
@@ -350,14 +392,17 @@ class Improver:
         if not self._next or self._depth >= bound - 1 + PAST_BEST:
             return False  # nothing left, or past the best solution (PAST_BEST)
         width = self.runs[self._run].width
-        chosen = heapq.nsmallest(width, self._next.values(), key=lambda e: e[0])
+        if self.share is None:
+            chosen = heapq.nsmallest(width, self._next.values(), key=lambda e: e[0])
+        else:
+            chosen = _varied(self._next.values(), width, max(1, math.ceil(self.share * width)))
         self._level = [s for _, s in chosen]
         self._at = 0
         self._next = {}
         return True
 
     def _auto(self, cols: Cols, cells: bytes, found: bytes, moves: tuple[RawMove, ...],
-              parent: Any) -> _State:
+              parent: Any) -> _Auto:
         """Every card that can go home, home (maximum auto-play)."""
         home = self._gen.home
         inc = self._gen.inc
@@ -398,23 +443,24 @@ class Improver:
         pfound = state[2]
         nexts = self._gen.home[pfound][2]
         turns = self.unit == TURNS
+        branch = state[5]  # None at the start: each child is a branch of its own
         for cols, cells, found, moves in self._gen.children(state[0], state[1], pfound):
             if turns:  # the safe auto-moves are played already; a move home is a child
                 if found == WON:
-                    return cols, cells, found, state, moves
+                    return cols, cells, found, state, moves, branch
             # the parent had no card to send home: with the foundations unchanged, only the
             # card a move uncovers can go home now
             elif found is not pfound or (moves[0][0] == COLUMN and cols[moves[0][1]]
                                          and cols[moves[0][1]][-1] in nexts):
                 cols, cells, found, _, moves = auto(cols, cells, found, moves, state)
                 if found == WON:
-                    return cols, cells, found, state, moves
+                    return cols, cells, found, state, moves, branch
             key = SEP.join(sorted(cols)) + bytes(sorted(cells)) + found
             if seen.get(key, 999) <= depth:
                 continue
             seen[key] = depth
             score = sum(map(cost, cols)) + w_cells * (len(cells) - cells.count(EMPTY)) - w_left * sum(found)
-            nxt[key] = (score, (cols, cells, found, state, moves))
+            nxt[key] = (score, (cols, cells, found, state, moves, key if branch is None else branch))
         return None
 
     # --- results -----------------------------------------------------------
@@ -476,6 +522,7 @@ class FirstBeam(Improver):
     def __init__(self, position: Position, rules: Rules = FREECELL,
                  runs: Sequence[tuple[int, int]] = FIRST_RUNS) -> None:
         self.unit = RECORD
+        self.share = None  # the solver's beams as they were measured: the best of each level
         self.position = position
         self.rules = rules
         self.first = self.best = self.fewest = []

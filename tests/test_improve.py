@@ -103,7 +103,8 @@ def test_a_beam_goes_past_the_best_for_what_the_shortening_pass_makes_shorter() 
     for past in (0, improve.PAST_BEST):
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(improve, "PAST_BEST", past)
-            imp = Improver(pos, moves, widths=(40, 150), weights=WEIGHTS[:1], cuts=False)
+            # the beams as PAST_BEST was measured with: each level the best, whatever its branch
+            imp = Improver(pos, moves, widths=(40, 150), weights=WEIGHTS[:1], cuts=False, share=None)
             while not imp.done:
                 imp.run(max_nodes=2000)
         verify_solution(pos, imp.best, FREECELL)
@@ -125,7 +126,7 @@ def test_a_beam_from_a_point_along_the_best_finds_a_shorter_rest() -> None:
 
 def test_the_wide_beams_from_the_start_run_before_the_beams_along_the_best() -> None:
     pos, moves = first(17173)
-    imp = Improver(pos, moves)
+    imp = Improver(pos, moves, share=None)  # a varied beam 500 wide finds it first (26,000 nodes)
     while not imp.done and imp.count > 19 and imp.nodes < 100_000:
         imp.run(max_nodes=500)
     # deal 17173: 34 moves, and 19 (as published) only from a beam 1,500 wide; before it came ahead of
@@ -134,6 +135,22 @@ def test_the_wide_beams_from_the_start_run_before_the_beams_along_the_best() -> 
     assert imp.found_by[-1].width == 1500 and imp.found_by[-1].cut == 0
     assert all(r.cut == 0 for r in imp.runs[: imp.runs.index(imp.found_by[-1])])
     verify_solution(pos, imp.best, FREECELL)
+
+
+def test_a_beam_keeps_its_variety_and_does_not_die_in_one_dead_end() -> None:
+    from freecell.improve import SHARE, WEIGHTS
+
+    pos, moves = first(14153)
+    counts = []
+    for share in (None, SHARE):
+        imp = Improver(pos, moves, widths=(500,), weights=WEIGHTS[:1], cuts=False, share=share)
+        while not imp.done:
+            imp.run(max_nodes=2000)
+        verify_solution(pos, imp.best, FREECELL)
+        counts.append(imp.count)
+    # deal 14153 (published: 32 moves): the best of each level soon all have their four free cells full
+    # and the beam dies 44 moves in, nothing shorter found than the first (shortened); varied, it finds 34
+    assert counts[1] <= 34 < counts[0] == record_count(moves) - 1, counts
 
 
 def test_the_game_turns_unit_also_starts_along_the_best() -> None:
