@@ -126,6 +126,13 @@ def test_a_drag_lights_up_where_it_can_land_and_a_refused_drop_glides_back(page:
     page.mouse.move(xa, ya, steps=6)
     expect(pile_locator(page, "a")).to_have_class("pile drop-ok", timeout=STEP_TIMEOUT)
     assert lit(page) == ["a"]
+    # over the bar of buttons below the table, the card stays in sight (not cut off at the table's edge)
+    bar = page.locator(".actionbar [data-action='rules']").bounding_box()
+    assert bar is not None
+    xb, yb = bar["x"] + bar["width"] / 2, bar["y"] + bar["height"] / 2
+    page.mouse.move(xb, yb, steps=6)
+    under = "([x, y]) => document.elementFromPoint(x, y)?.closest('.card')?.dataset.card === '6S'"
+    page.wait_for_function(under, arg=[xb, yb], timeout=STEP_TIMEOUT)
     box = card_locator(page, "9C").bounding_box()
     assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
