@@ -65,26 +65,13 @@ class RowFile:
             path.write_text(json.dumps({"settings": settings}) + "\n")
 
     def _read(self) -> None:
-        lines = self.path.read_text().splitlines()
-        try:
-            first = json.loads(lines[0])["settings"]
-        except (ValueError, KeyError, TypeError, IndexError):
-            raise RowFileError(f"{self.path} is not a rows file of bench.solver") from None
+        first, self.held, good = _read(self.path)
         if first != self.settings:
             diff = ", ".join(f"{k}: {first.get(k)!r}, not {v!r}" for k, v in self.settings.items()
                              if first.get(k) != v)
             raise RowFileError(f"{self.path} holds rows made with other settings ({diff}); "
                                "give another file")
-        good = [lines[0]]
-        for line in lines[1:]:
-            try:
-                row = json.loads(line)
-                deal = int(row["deal"])
-            except (ValueError, KeyError, TypeError):
-                continue  # cut short by a killed run: solved again
-            self.held[deal] = row
-            good.append(line)
-        if len(good) < len(lines):
+        if good is not None:  # a line cut short by a killed run is dropped: that deal is solved again
             self.path.write_text("\n".join(good) + "\n")
 
     def add(self, row: Row) -> None:
@@ -92,3 +79,31 @@ class RowFile:
         self.held[int(row["deal"])] = row
         with self.path.open("a") as f:
             f.write(json.dumps(row) + "\n")
+
+
+def _read(path: Path) -> tuple[dict[str, Any], dict[int, Row], list[str] | None]:
+    """The settings and the rows (by deal) of a rows file; its whole lines if some were not."""
+    lines = path.read_text().splitlines()
+    try:
+        first = json.loads(lines[0])["settings"]
+        if not isinstance(first, dict):
+            raise TypeError
+    except (ValueError, KeyError, TypeError, IndexError):
+        raise RowFileError(f"{path} is not a rows file of bench.solver") from None
+    held: dict[int, Row] = {}
+    good = [lines[0]]
+    for line in lines[1:]:
+        try:
+            row = json.loads(line)
+            deal = int(row["deal"])
+        except (ValueError, KeyError, TypeError):
+            continue
+        held[deal] = row
+        good.append(line)
+    return first, held, (good if len(good) < len(lines) else None)
+
+
+def read_rows(path: Path) -> tuple[dict[str, Any], dict[int, Row]]:
+    """The settings and the rows (by deal) of a rows file, read only (``bench.solver_compare``)."""
+    settings, held, _ = _read(path)
+    return settings, held
