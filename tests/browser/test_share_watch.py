@@ -110,6 +110,9 @@ def share(page: Any) -> str:
     page.locator("[data-panel=game] [data-action=share]").click()
     page.wait_for_function("(n) => window.__copied.length > n", arg=before, timeout=STEP_TIMEOUT)
     expect(message(page)).to_have_text(re.compile("^Link copied"), timeout=STEP_TIMEOUT)
+    # the panel closed, and the page stepped back over its history entry (a visit started
+    # before that step would be cut short by it)
+    page.wait_for_function("() => history.state !== 'freecell-panel'", timeout=STEP_TIMEOUT)
     return str(page.evaluate("() => window.__copied[window.__copied.length - 1]"))
 
 

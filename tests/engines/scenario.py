@@ -148,6 +148,11 @@ class EngineScenario:
         link = tab.wait("() => window.__copied[0] || (document.querySelector('[data-role=share-link]')"
                         " || {}).value", timeout=table.STEP, what="the shared link")
         assert link.startswith(step.url) and "moves=" in link, link
+        # the copied link closes the panel, and the page steps back over the panel's history entry:
+        # a visit started before that step would be cut short by it (net::ERR_ABORTED)
+        tab.wait("() => document.querySelector('[data-panel=game]').hidden"
+                 " && history.state !== 'freecell-panel'",
+                 timeout=table.STEP, what="the game panel closed and its history entry left")
         tab.goto(link)
         table.wait_ready(tab)
         table.expect_layout(tab, step.game)
