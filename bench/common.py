@@ -7,6 +7,8 @@ writes its figures to ``bench/results/NAME.json`` (git-ignored).
 [1, 2, 3, 7]
 >>> deal_ranges([1, 2, 3, 7])
 '1-3,7'
+>>> spread([1, 2, 3, 4, 5, 6, 7], 3)
+[1, 4, 7, 2, 5, 3, 6]
 >>> summary([4.0, 1.0, 3.0, 2.0])["median"]
 2.5
 >>> summary([]) == {"n": 0}
@@ -76,6 +78,12 @@ def json_option(parser: argparse.ArgumentParser, default: Path) -> None:
     """The ``--json`` option: where a script writes its figures."""
     parser.add_argument("--json", type=Path, default=default,
                         help=f"where to write the figures (default {default.relative_to(ROOT)})")
+
+
+def spread(deals: Sequence[int], passes: int) -> list[int]:
+    """``deals`` in ``passes`` interleaved passes (every ``passes``-th first, then the ones after
+    them...): a run stopped part of the way holds an even sample of the whole list, not its start."""
+    return [d for k in range(max(1, passes)) for d in deals[k::max(1, passes)]]
 
 
 def deal_ranges(deals: Sequence[int]) -> str:

@@ -8,7 +8,7 @@ Run it from the repository root::
     python3 -m bench.solver --deals 1,617,11982,20000-20099 --no-fc-solve
     python3 -m bench.solver --fc-solve-preset toons-for-twenty-somethings
     python3 -m bench.solver --deals 1-32000 --cpu --best 0.4 --best-max 3 --no-fc-solve \
-        --rows bench/results/full.jsonl  # stops and goes on later where it was
+        --rows bench/results/full.jsonl --spread 64  # stops and goes on later where it was
 
 Ours: each deal is ``Solver(Position.deal(n)).solve(seconds=budget)`` (the
 :mod:`freecell.solver` of the working tree, whatever state it is in: the JSON
@@ -92,7 +92,7 @@ from freecell.position import Position
 from freecell.rules import FREECELL
 from freecell.solver import SOLVED, Result, Solver
 
-from .common import json_option
+from .common import json_option, spread
 from .solver_data import (
     DEFAULT_BUDGET,
     DEFAULT_DEALS,
@@ -176,13 +176,15 @@ def solve_ours(job: tuple[int, float, bool, float | None]) -> Row:
 
 
 def run_ours(deals: Sequence[int], budget: float, jobs: int, cpu: bool = False,
-             best: float | None = None, kept: RowFile | None = None) -> tuple[list[Row], float]:
-    """Our rows for ``deals``: those ``kept`` holds already, and the others solved now (and kept)."""
+             best: float | None = None, kept: RowFile | None = None,
+             passes: int = 1) -> tuple[list[Row], float]:
+    """Our rows for ``deals``: those ``kept`` holds already, and the others solved now (and kept),
+    in ``passes`` interleaved passes over the list (:func:`bench.common.spread`)."""
     held = kept.held if kept is not None else {}
     rows: list[Row] = [held[d] for d in deals if d in held]
     if kept is not None and rows:
         print(f"[ours] {len(rows)} deals from {kept.path}", file=sys.stderr)
-    work = [(d, budget, cpu, best) for d in deals if d not in held]
+    work = [(d, budget, cpu, best) for d in spread(deals, passes) if d not in held]
     progress = Progress("ours", len(work))
     start = time.perf_counter()
 
@@ -258,7 +260,8 @@ def comparison(ours: dict[str, Any], inproc: dict[str, Any] | None,
 
 def run(deals: Sequence[int], budget: float, jobs: int, fc_solve: bool, preset: str,
         argv: Sequence[str], cpu: bool = False, best: float | None = None,
-        reference: dict[int, int] | None = None, kept: RowFile | None = None) -> dict[str, Any]:
+        reference: dict[int, int] | None = None, kept: RowFile | None = None,
+        passes: int = 1) -> dict[str, Any]:
     result: dict[str, Any] = {
         "meta": {
             "started": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -280,7 +283,7 @@ def run(deals: Sequence[int], budget: float, jobs: int, fc_solve: bool, preset: 
     if kept is not None:
         result["meta"]["rows_file"] = str(kept.path)
         result["meta"]["rows_from_file"] = sum(1 for d in deals if d in kept.held)
-    ours_rows, ours_wall = run_ours(deals, budget, jobs, cpu, best, kept)
+    ours_rows, ours_wall = run_ours(deals, budget, jobs, cpu, best, kept, passes)
     ours = summarize(ours_rows)
     ours["run_seconds"] = ours_wall
     result["ours"] = {"summary": ours, "rows": ours_rows}
@@ -351,6 +354,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=Path, default=None, metavar="FILE",
                         help="keep each deal's row in FILE as it ends, and solve only the deals FILE "
                              "does not hold yet: a long run goes on where it stopped (bench/solver_rows.py)")
+    parser.add_argument("--spread", type=int, default=1, metavar="N",
+                        help="solve the deals in N interleaved passes (every Nth first): a run stopped "
+                             "part of the way, as a long run with --rows is, holds an even sample of them")
     args = parser.parse_args(argv)
     global BEST_MAX
     BEST_MAX = args.best_max
@@ -358,6 +364,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--budget must be positive")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if args.spread < 1:
+        parser.error("--spread must be at least 1")
     cpus = os.cpu_count() or 1
     if args.jobs > cpus:
         print(f"warning: --jobs {args.jobs} on {cpus} CPUs: deals will share cores, "
@@ -377,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(e))
     result = run(args.deals, args.budget, args.jobs, not args.no_fc_solve, args.fc_solve_preset,
                  sys.argv[1:] if argv is None else argv, args.cpu, args.best,
-                 read_reference(args.reference), kept)
+                 read_reference(args.reference), kept, args.spread)
     print(report_text(result))
     print("\n".join(lengths_text(result["lengths"])))
     args.json.parent.mkdir(parents=True, exist_ok=True)
