@@ -50,6 +50,20 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 VIEWPORT = {"width": 1280, "height": 800}
 
 
+# Chromium's renderer crashes now and then while Pyodide boots on a slow or loaded machine ("Target
+# crashed": 1 in 3 fresh-clone runs here on 2026-12-06; ../shared/PLATFORM.md, not understood): a
+# browser test whose page crashed runs once more (pytest-rerunfailures; the summary counts the reruns),
+# and no other failure is run again.
+CRASHED = "Target crashed"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.flaky(reruns=1, only_rerun=[CRASHED]))
+
+
 def is_local(url: str) -> bool:
     """Whether a request URL stays on this machine (data: and blob: never leave it)."""
     parts = urlsplit(url)
@@ -260,6 +274,18 @@ def error_text(err: Any) -> str:
     return " | ".join([str(err), *stack])
 
 
+def restartable(pg: Any) -> bool:
+    """Whether the shared page can start a new game without a boot (not closed, not crashed)."""
+    if pg is None or pg.is_closed():
+        return False
+    try:
+        return bool(pg.evaluate("() => typeof window.freecellRestart") == "function")
+    except Exception as e:  # its renderer crashed: a new boot
+        if CRASHED not in str(e):
+            raise
+        return False
+
+
 @pytest.fixture
 def page(request: pytest.FixtureRequest, shared: Shared, request_log: RequestLog,
          open_context: Callable[..., Any]) -> Iterator[Any]:
@@ -272,7 +298,7 @@ def page(request: pytest.FixtureRequest, shared: Shared, request_log: RequestLog
         yield open_context().new_page()
         return
     pg = shared.page
-    if pg is None or pg.is_closed() or pg.evaluate("() => typeof window.freecellRestart") != "function":
+    if not restartable(pg):
         if pg is not None and not pg.is_closed():
             pg.close()
         pg = shared.page = shared.boot()  # type: ignore[attr-defined]
