@@ -127,6 +127,7 @@ def solve_cpu(solver: Solver, budget: float) -> Result:
 
 
 BEST_MAX: float | None = None  # --best-max: the most CPU a deal may take, first solution and shortening
+RATE: float | None = None  # --rate: the shortening's seconds counted as its nodes at this rate
 
 
 def solve_ours(job: tuple[int, float, bool, float | None]) -> Row:
@@ -161,8 +162,10 @@ def solve_ours(job: tuple[int, float, bool, float | None]) -> Row:
             row["replay_ok"] = False
             row["error"] = str(e)
         if best is not None and row["replay_ok"] and result.moves:
-            most = None if BEST_MAX is None else BEST_MAX - (time.process_time() - cpu0)
-            imp = improve_for(position, result.moves, FREECELL, best, cpu, max_seconds=most)
+            most = BEST_MAX
+            if most is not None and RATE is None:  # the first solution's CPU counts; not in nodes
+                most -= time.process_time() - cpu0
+            imp = improve_for(position, result.moves, FREECELL, best, cpu, max_seconds=most, rate=RATE)
             row["best_cpu_seconds"] = time.process_time() - cpu0
             row["best_max_auto"] = imp.count
             row["best_turns"] = imp.turns
@@ -348,6 +351,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --best: go on while a deal's solution is still over 0.85 times the "
                              "first's, until the deal has taken SECONDS in all, first solution "
                              "included (freecell.improve.improve_for)")
+    parser.add_argument("--rate", type=float, default=None, metavar="NODES",
+                        help="with --best: count the shortening's seconds (--best, --best-max) as its "
+                             "search nodes at NODES a second, not by a clock: the same rows on any "
+                             "machine at any load (32500: the reference machine of 2026-12-05; the "
+                             "first solution then does not count against --best-max)")
     parser.add_argument("--reference", type=Path, nargs="+", default=[], metavar="FILE",
                         help="published solutions to compare lengths with: deal:moves lines, two "
                              "characters a move (macroxue/freecell's solutions/block.N; never commit them)")
@@ -358,8 +366,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="solve the deals in N interleaved passes (every Nth first): a run stopped "
                              "part of the way, as a long run with --rows is, holds an even sample of them")
     args = parser.parse_args(argv)
-    global BEST_MAX
+    global BEST_MAX, RATE
     BEST_MAX = args.best_max
+    RATE = args.rate
+    if args.rate is not None and args.rate <= 0:
+        parser.error("--rate must be positive")
     if args.budget <= 0:
         parser.error("--budget must be positive")
     if args.jobs < 1:
@@ -379,6 +390,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.rows is not None:
         settings = {"budget": args.budget, "clock": "cpu" if args.cpu else "wall", "best": args.best,
                     "best_max": args.best_max, "sources": sources_hash(), "python": sys.version.split()[0]}
+        if args.rate is not None:
+            settings["rate"] = args.rate
         try:
             kept = RowFile(args.rows, settings)
         except (RowFileError, OSError) as e:

@@ -304,3 +304,18 @@ def test_improve_for_no_time_is_the_shortening_pass_alone() -> None:
     imp = improve_for(pos, moves, FREECELL, seconds=0.0, cpu=True, max_seconds=0.0)
     assert imp.nodes == 0 and imp.count <= record_count(moves)
     verify_solution(pos, imp.best, FREECELL)
+
+
+def test_improve_for_counted_in_nodes_gives_the_same_answer_on_any_clock() -> None:
+    from freecell.improve import improve_for
+
+    pos, moves = first(5)
+    runs = [improve_for(pos, moves, FREECELL, seconds=0.1, rate=20_000, slice_nodes=100) for _ in range(2)]
+    # 0.1 s at 20,000 nodes a second: 2,000 nodes, in slices of 100
+    assert [imp.nodes for imp in runs] == [2_000, 2_000]
+    assert runs[0].best == runs[1].best and runs[0].count <= record_count(moves)
+    # on past the first budget while over the target, until two more slices (0.01 s) and the
+    # reserve (0.02 s) would pass max_seconds: 0.27 s, 5,400 nodes
+    long = improve_for(pos, moves, FREECELL, seconds=0.1, rate=20_000, slice_nodes=100, max_seconds=0.3,
+                       enough=0.0, slack=-99)
+    assert long.nodes == 5_400
