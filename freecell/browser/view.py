@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
+from functools import partial
 from typing import Any, TypeVar
 
-from js import document
+from js import document, window
 from pyodide.ffi import create_once_callable, to_js
 
 from ..cards import Card, card_text, is_red, rank
@@ -135,6 +136,7 @@ class TableView:
         self.trailing: list[Any] = []  # glides a later animation of the same card waits for (the win)
         self.lifted: set[Card] = set()  # the cards drawn above the others at the last show
         self.landing: set[Card] = set()  # cards just dragged: they glide from where they were let go
+        self.back: set[Card] = set()  # those gliding back (class landing): drawn over the bars, as dragged
         self.drop_mark: tuple[str, Card | None] | None = None  # the pile (and its top card) lit up
         self.animate = True
         self.speed = 1.0  # animation durations are scaled by this
@@ -270,6 +272,8 @@ class TableView:
             return
         spots = layout.spots(pos)
         landing, self.landing = self.landing, set()
+        for c in self.back:
+            self.card_el[c].classList.remove("landing")
         # the cards that go to another place (or glide back from a drag) are drawn above the others,
         # with the cards lying on them (stacking), lower ones later; and those still gliding there
         # from the last change.  Not at the first drawing, nor for a glide within the same place
@@ -314,7 +318,22 @@ class TableView:
             paths.update(self._from_early())
         paths = {c: pts for c, pts in paths.items() if any(p != pts[0] for p in pts)}
         self.finish_animations({c for c in range(52) if c in paths or self.shown.get(c) != before.get(c)})
-        self._play(paths)
+        glide_ms = self._play(paths)
+        # a card let go over the bars glides back over them, as it was dragged (the table's box cut it
+        # off: it slid in from under the edge); while it glides, the table is drawn over the bars
+        self.back = landing & set(paths)
+        for c in self.back:
+            self.card_el[c].classList.add("landing")
+        if self.back:
+            window.setTimeout(create_once_callable(partial(self._landed, frozenset(self.back))), glide_ms)
+
+    def _landed(self, cards: frozenset[Card]) -> None:
+        """The glide back from a drag is over: the table within its box again (not if a later drawing
+        took the cards on)."""
+        if cards == self.back:
+            for c in cards:
+                self.card_el[c].classList.remove("landing")
+            self.back = set()
 
     def _from_early(self) -> dict[Card, list[tuple[float, float]]]:
         """Once, at the first show: a glide for each card from where the early drawing had it.
@@ -340,11 +359,12 @@ class TableView:
                 paths[c] = [(x + dx, y + dy), (x, y)]
         return paths
 
-    def _play(self, paths: dict[Card, list[tuple[float, float]]]) -> None:
-        """Animate each card along its points, frame by frame on one timeline (see the module doc)."""
+    def _play(self, paths: dict[Card, list[tuple[float, float]]]) -> float:
+        """Animate each card along its points, frame by frame on one timeline (see the module doc);
+        how long it runs, in ms."""
         moving = paths  # only cards that move
         if not moving:
-            return
+            return 0.0
         n = max(len(pts) for pts in moving.values()) - 1
         steps = [k for k in range(1, n + 1)
                  if any(k < len(pts) and pts[k] != pts[k - 1] for pts in moving.values())]
@@ -369,6 +389,7 @@ class TableView:
                 keys.append({"offset": 1.0, "transform": keys[-1]["transform"], "easing": "linear"})
             timing = {"duration": total, "easing": "linear"}
             self.animations[c] = self.card_el[c].animate(_js(keys), _js(timing))
+        return total
 
     def deal_in(self) -> None:
         """Deal the cards on the table from a pile below it, card by card, row by row (New deal,

@@ -18,6 +18,7 @@ Written against the page's hooks (docs/embedding.md); expected positions come fr
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,19 @@ RECORD_AT_POINTER_UP = """
 }
 """
 
+RECORD_UNDER_AT_POINTER_UP = """
+([x, y]) => {
+  // as the drop is handled (a listener on the document runs after the table's own): what lies
+  // under the pointer as the glide back starts, and whether that card glides
+  window.__underAtUp = null;
+  document.addEventListener('pointerup', () => {
+    const card = document.elementFromPoint(x, y)?.closest('.card');
+    window.__underAtUp = {card: card ? card.dataset.card : null,
+                          gliding: !!card && card.getAnimations().some((a) => a.playState === 'running')};
+  }, {once: true});
+}
+"""
+
 KEYFRAMES_JS = """
 () => document.getAnimations().filter(a => a.effect && a.effect.target && a.effect.target.matches
     && a.effect.target.matches('g.card')).map(a => ({
@@ -149,6 +163,19 @@ def test_a_drag_lights_up_where_it_can_land_and_a_refused_drop_glides_back(page:
     expect(message(page)).to_have_attribute("data-reason", "not_one_lower")
     expect(message(page)).to_have_text("6♠ goes on 7♦ or 7♥, not on 9♣.")
     assert lit(page) == []
+    # let go over the buttons, it glides back over them from there (the table's box cut it off)
+    x0, y0 = card_point(page, "6S")
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 12, y0 + 12, steps=3)
+    page.mouse.move(xb, yb, steps=6)
+    page.wait_for_function(under, arg=[xb, yb], timeout=STEP_TIMEOUT)
+    page.evaluate(RECORD_UNDER_AT_POINTER_UP, [xb, yb])
+    page.mouse.up()
+    page.wait_for_function("() => window.__underAtUp !== null", timeout=STEP_TIMEOUT)
+    assert page.evaluate("() => window.__underAtUp") == {"card": "6S", "gliding": True}
+    expect_layout(page, Position.deal(1))
+    expect(card_locator(page, "6S")).not_to_have_class(re.compile("landing"), timeout=STEP_TIMEOUT)
 
 
 @browser
