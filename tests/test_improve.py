@@ -319,3 +319,15 @@ def test_improve_for_counted_in_nodes_gives_the_same_answer_on_any_clock() -> No
     long = improve_for(pos, moves, FREECELL, seconds=0.1, rate=20_000, slice_nodes=100, max_seconds=0.3,
                        enough=0.0, slack=-99)
     assert long.nodes == 5_400
+
+
+def test_a_deal_the_narrow_beams_all_solve_the_long_way_is_solved_short_in_the_first_budget() -> None:
+    # deal 9464: the 40- and 150-wide beams all find 28 moves (the published 20), short enough for the
+    # stopping rule to stop at the first budget; the lighter weighting's 300-wide beam finds 21 there
+    from freecell.improve import EARLY, improve_for
+
+    pos, moves = first(9464)
+    imp = improve_for(pos, moves, FREECELL, seconds=0.4, max_seconds=3.0, rate=32_500)
+    assert imp.nodes <= 13_000 + 200 and imp.count <= 21 < 28
+    assert imp.found_by[-1].width == EARLY
+    verify_solution(pos, imp.best, FREECELL)
