@@ -441,6 +441,25 @@ def test_winnable_only_draws_again_and_the_old_reply_does_not_touch_the_new_deal
     assert not again.new_game and s.verdict() is rp.Verdict.UNKNOWN
 
 
+def test_winnable_only_never_deals_a_game_with_no_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without free cells, 1 deal in 26 has no move at all (deal 1): lost at once, no solver reply
+    came to draw again, and "winnable only" dealt a lost game (and the test above failed then)."""
+    from freecell.ui.session import opening
+
+    drawn = iter([1, 23, 2])  # 1 and 23 have no move without free cells; 2 has
+    monkeypatch.setattr(opening, "draw_deal", lambda source="all": next(drawn))
+    settings = Settings().with_choice("deal-source", "winnable").with_choice("variant", "freecell0")
+    s = session("?deal=5", settings=settings)
+    change = s.opening.new_deal()
+    assert change.new_game and s.game.deal == 2 and not s.game.is_stuck()
+    assert s.verdict() is rp.Verdict.UNKNOWN
+    # from all the deals, a lost one is dealt as it comes (the player chose them all)
+    drawn = iter([1])
+    s = session("?deal=5", settings=Settings().with_choice("variant", "freecell0"))
+    s.opening.new_deal()
+    assert s.game.deal == 1 and s.verdict() is rp.Verdict.UNSOLVABLE
+
+
 def test_a_fresh_deal_gets_its_difficulty() -> None:
     s = session()
     s.solver_reply(s.position, solve(s.position, s))

@@ -162,8 +162,13 @@ class Opening:
         """A deal drawn from the source chosen in the settings, of the variant chosen there
         (``deal``: already drawn, by the early table of a first visit; ``variant``: the address's)."""
         s = self.session
-        game = Game(deal or draw_deal(s.settings.choice("deal-source") or "all"),
-                    variant=variant or s.settings.choice("variant") or "freecell", clock=s.clock)
+        source = s.settings.choice("deal-source") or "all"
+        name = variant or s.settings.choice("variant") or "freecell"
+        game = Game(deal or draw_deal(source), variant=name, clock=s.clock)
+        # from the winnable deals, never one with no move at all (without free cells, 1 deal in 26):
+        # it is lost at once, so no reply of the solver comes to draw again
+        while deal is None and source == "winnable" and game.is_stuck():
+            game = Game(draw_deal(source), variant=name, clock=s.clock)
         change = self._put(game)
         self.drawn_at_random = True
         return change
