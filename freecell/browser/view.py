@@ -325,12 +325,12 @@ class TableView:
         for c in self.back:
             self.card_el[c].classList.add("landing")
         if self.back:
-            window.setTimeout(create_once_callable(partial(self._landed, frozenset(self.back))), glide_ms)
+            window.setTimeout(create_once_callable(partial(self._landed, self.back)), glide_ms)
 
-    def _landed(self, cards: frozenset[Card]) -> None:
-        """The glide back from a drag is over: the table within its box again (not if a later drawing
-        took the cards on)."""
-        if cards == self.back:
+    def _landed(self, cards: set[Card]) -> None:
+        """The glide back from a drag is over: the table within its box again (unless a later
+        drawing took its cards on: its own set of them)."""
+        if cards is self.back:
             for c in cards:
                 self.card_el[c].classList.remove("landing")
             self.back = set()
