@@ -25,6 +25,18 @@ dropped (that deal is solved again).
 Traceback (most recent call last):
 ...
 bench.solver_rows.RowFileError: ... holds rows made with other settings (budget: 10, not 3); give another file
+
+A path with no suffix is a folder of parts (``part-001.jsonl``...), each under
+:data:`PART_BYTES` and starting with the settings: a run's rows kept in git
+stay in files git takes well, however long the run.
+
+>>> folder = pathlib.Path(tempfile.mkdtemp()) / "run"
+>>> rows = RowFile(folder, {"budget": 10}, part_bytes=80)
+>>> for deal in (1, 2, 3): rows.add({"deal": deal, "verdict": "solved"})
+>>> sorted(p.name for p in folder.iterdir()), sorted(RowFile(folder, {"budget": 10}).held)
+(['part-001.jsonl', 'part-002.jsonl'], [1, 2, 3])
+>>> sorted(read_rows(folder)[1])
+[1, 2, 3]
 """
 
 from __future__ import annotations
@@ -37,6 +49,7 @@ from typing import Any
 from .solver_data import ROOT, Row
 
 SOURCES = ROOT / "freecell"
+PART_BYTES = 900_000  # a part of a folder of rows grows to about this much, then the next one starts
 
 
 class RowFileError(Exception):
@@ -54,31 +67,47 @@ def sources_hash() -> str:
 class RowFile:
     """The rows of ``path`` made with ``settings`` (``held``, by deal), and where new ones go."""
 
-    def __init__(self, path: Path, settings: dict[str, Any]) -> None:
+    def __init__(self, path: Path, settings: dict[str, Any], part_bytes: int = PART_BYTES) -> None:
         self.path = path
         self.settings = settings
         self.held: dict[int, Row] = {}
-        if path.exists() and path.stat().st_size > 0:
-            self._read()
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps({"settings": settings}) + "\n")
+        self.part_bytes = part_bytes
+        self.file = path  # where new rows go (a folder's last part)
+        if not path.suffix:
+            path.mkdir(parents=True, exist_ok=True)
+            parts = _parts(path)
+            self.file = parts[-1] if parts else path / "part-001.jsonl"
+            for part in parts:
+                self._read(part)
+        elif path.exists() and path.stat().st_size > 0:
+            self._read(path)
+        if not self.file.exists() or self.file.stat().st_size == 0:
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            self.file.write_text(json.dumps({"settings": settings}) + "\n")
 
-    def _read(self) -> None:
-        first, self.held, good = _read(self.path)
+    def _read(self, path: Path) -> None:
+        first, held, good = _read(path)
         if first != self.settings:
             diff = ", ".join(f"{k}: {first.get(k)!r}, not {v!r}" for k, v in self.settings.items()
                              if first.get(k) != v)
-            raise RowFileError(f"{self.path} holds rows made with other settings ({diff}); "
+            raise RowFileError(f"{path} holds rows made with other settings ({diff}); "
                                "give another file")
+        self.held.update(held)
         if good is not None:  # a line cut short by a killed run is dropped: that deal is solved again
-            self.path.write_text("\n".join(good) + "\n")
+            path.write_text("\n".join(good) + "\n")
 
     def add(self, row: Row) -> None:
         """Keep ``row`` in the file at once (a run killed after this has it)."""
         self.held[int(row["deal"])] = row
-        with self.path.open("a") as f:
+        if not self.path.suffix and self.file.stat().st_size >= self.part_bytes:
+            self.file = self.path / f"part-{len(_parts(self.path)) + 1:03d}.jsonl"
+            self.file.write_text(json.dumps({"settings": self.settings}) + "\n")
+        with self.file.open("a") as f:
             f.write(json.dumps(row) + "\n")
+
+
+def _parts(folder: Path) -> list[Path]:
+    return sorted(folder.glob("part-*.jsonl"))
 
 
 def _read(path: Path) -> tuple[dict[str, Any], dict[int, Row], list[str] | None]:
@@ -104,6 +133,14 @@ def _read(path: Path) -> tuple[dict[str, Any], dict[int, Row], list[str] | None]
 
 
 def read_rows(path: Path) -> tuple[dict[str, Any], dict[int, Row]]:
-    """The settings and the rows (by deal) of a rows file, read only (``bench.solver_compare``)."""
-    settings, held, _ = _read(path)
+    """The settings and the rows (by deal) of a rows file or folder, read only (``bench.solver_compare``)."""
+    if path.suffix:
+        settings, held, _ = _read(path)
+        return settings, held
+    parts = _parts(path)
+    if not parts:
+        raise RowFileError(f"{path} holds no rows of bench.solver")
+    settings, held = _read(parts[0])[:2]
+    for part in parts[1:]:
+        held.update(_read(part)[1])
     return settings, held
