@@ -22,6 +22,8 @@ nodes are shown beside the counts.
     >>> f = figures(a, [1, 2], {1: 25, 2: 20}, 1.35, 0.4)
     >>> f["ratio"], f["short"], f["over"], f["past_first_budget"]
     (1.2889, 0.0, [[2, 28, 20]], 0.5)
+    >>> figures(a, [1, 2], {1: 25, 2: 20}, 1.35, 0.4, rate=30000)["past_first_budget"]  # by nodes: 12,000
+    0.5
     >>> b = {1: dict(a[1], best_max_auto=25), 2: dict(a[2], best_max_auto=29)}
     >>> changes(a, b, [1, 2])
     {'shorter': 1, 'longer': 1, 'same': 0}
@@ -50,13 +52,19 @@ def shortened(rows: Rows) -> Rows:
 
 
 def figures(rows: Rows, deals: Sequence[int], reference: dict[int, int], limit: float,
-            first_budget: float | None) -> dict[str, Any]:
-    """One run's figures over ``deals`` (each in ``rows`` and ``reference``)."""
+            first_budget: float | None, rate: float | None = None) -> dict[str, Any]:
+    """One run's figures over ``deals`` (each in ``rows`` and ``reference``); with ``rate`` (rows
+    made with ``bench.solver --rate``), a deal went on past the first budget by its nodes, not its CPU."""
     ours = sum(rows[d]["best_max_auto"] for d in deals)
     theirs = sum(reference[d] for d in deals)
     cpu = [float(rows[d]["best_cpu_seconds"]) for d in deals]
     first = [float(rows[d]["cpu_seconds"]) for d in deals]
-    past = None if first_budget is None else sum(c > 1.25 * first_budget for c in cpu) / len(deals)
+    if first_budget is None:
+        past = None
+    elif rate is not None:
+        past = sum(float(rows[d].get("best_nodes") or 0) > first_budget * rate for d in deals) / len(deals)
+    else:
+        past = sum(c > 1.25 * first_budget for c in cpu) / len(deals)
     return {
         "deals": len(deals),
         "ratio": round(ours / theirs, 4),
@@ -121,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "deals": len(deals), "span": f"{deals[0]}..{deals[-1]}", "limit": args.limit,
         "runs": [{"file": str(path), "sources": str(settings.get("sources", "?"))[:12],
-                  "figures": figures(rows, deals, reference, args.limit, settings.get("best"))}
+                  "figures": figures(rows, deals, reference, args.limit, settings.get("best"),
+                                     settings.get("rate"))}
                  for path, (settings, _), rows in zip(args.rows, read, runs, strict=True)],
         "changes": changes(runs[0], runs[1], deals),
     }
