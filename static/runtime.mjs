@@ -146,6 +146,36 @@ function chooseTrampoline(pyodide) {
   M.HEAP32[trampolineSlot(pyodide)] = ptr;
 }
 
+// Pyodide without WebAssembly stack switching (JSPI), in every engine.  Pyodide turns
+// it on where `WebAssembly.Suspending` exists (Chromium since 137): then every call
+// from JavaScript into Python runs on a stack of its own.  We use none of what it
+// brings (run_sync), the snapshots are made without it (the build's Node has none),
+// Firefox and WebKit players run without it, and the renderer crashes that Chromium
+// had now and then in the browser tests all read just past the top of such a stack
+// (SIGSEGV; ../shared/PLATFORM.md).  Pyodide looks once, as its module is evaluated,
+// so the names are hidden only while it loads.
+async function loadWithoutStackSwitching(options) {
+  const W = globalThis.WebAssembly;
+  const hidden = [];
+  for (const name of ["Suspending", "Suspender"]) {
+    const property = Object.getOwnPropertyDescriptor(W, name);
+    if (property && property.configurable) {
+      hidden.push([name, property]);
+      delete W[name];
+    }
+  }
+  try {
+    return await load(options);
+  } finally {
+    for (const [name, property] of hidden) Object.defineProperty(W, name, property);
+  }
+}
+
+// "on" or "off": whether this Pyodide switches stacks (JSPI); always "off" here (for tests).
+export function stackSwitchingOf(pyodide) {
+  return pyodide._module.jspiSupported ? "on" : "off";
+}
+
 // Pyodide from the snapshot when it is there and sound, else from byte-code.
 async function loadFast(entry) {
   const options = { indexURL: INDEX_URL };
@@ -154,7 +184,7 @@ async function loadFast(entry) {
   const snapshot = await cachedSnapshot(entry);
   if (snapshot !== null) {
     try {
-      const pyodide = await load({ ...options, _loadSnapshot: snapshot.bytes });
+      const pyodide = await loadWithoutStackSwitching({ ...options, _loadSnapshot: snapshot.bytes });
       chooseTrampoline(pyodide);
       // the snapshot froze the random generator's state: start it afresh
       pyodide.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()");
@@ -163,7 +193,7 @@ async function loadFast(entry) {
       console.info("freecell: snapshot not used:", String(error).split("\n")[0]);
     }
   }
-  return { pyodide: await load(options), boot: "bytecode" };
+  return { pyodide: await loadWithoutStackSwitching(options), boot: "bytecode" };
 }
 
 // freecell.zip (the package's sources and byte-code, PyScript's byte-code),
@@ -282,7 +312,8 @@ if (typeof document !== "undefined") startPage();
 // How the page's Pyodide came up, and its memory now (for tests and bench/page.py).
 export async function runtimeInfo() {
   const { pyodide, boot } = await startPage();
-  return { boot, wasmBytes: pyodide._module.HEAP8.byteLength, trampoline: trampolineOf(pyodide) };
+  return { boot, wasmBytes: pyodide._module.HEAP8.byteLength, trampoline: trampolineOf(pyodide),
+    stackSwitching: stackSwitchingOf(pyodide) };
 }
 
 // PyScript's entry point (pyscript.toml's `interpreter`): the page's Pyodide.

@@ -3,7 +3,7 @@
 // whose storage is refused).  It loads the same freecell package as the page
 // (from its own memory snapshot when one is cached, see static/runtime.mjs),
 // and relays JSON text to and from freecell.worker.Service.
-import { loadWorkerPyodide, trampolineOf } from "./runtime.mjs";
+import { loadWorkerPyodide, stackSwitchingOf, trampolineOf } from "./runtime.mjs";
 
 const queue = [];
 let wake = null;
@@ -40,7 +40,8 @@ async function main() {
   // where it is not the point, as they run with reduced motion where the glides are not)
   const shorten = new URLSearchParams(self.location.hash.slice(1)).get("shorten") !== "0";
   const service = shorten ? Service() : Service(0);
-  self.postMessage({ type: "ready", boot, trampoline: trampolineOf(pyodide), wasm_bytes: pyodide._module.HEAP8.byteLength });
+  self.postMessage({ type: "ready", boot, trampoline: trampolineOf(pyodide),
+    stack_switching: stackSwitchingOf(pyodide), wasm_bytes: pyodide._module.HEAP8.byteLength });
   for (;;) {
     while (queue.length) post(service.receive(queue.shift()));
     if (service.busy) {

@@ -389,6 +389,7 @@ def set_visibility(page: Any, state: str) -> None:
 WORKER_SPY_JS = """
 window.__workerReady = null;
 window.__workerTrampoline = null;
+window.__workerStackSwitching = null;
 const OriginalWorker = Worker;
 window.Worker = function (url, options) {
   const w = new OriginalWorker(url, options);
@@ -397,6 +398,7 @@ window.Worker = function (url, options) {
     if (d && d.type === 'ready' && window.__workerReady === null) {
       window.__workerReady = d.boot;
       window.__workerTrampoline = d.trampoline;
+      window.__workerStackSwitching = d.stack_switching;
     }
   });
   return w;

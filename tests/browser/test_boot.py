@@ -111,8 +111,8 @@ async (urls) => {
 }
 """
 
-TRAMPOLINE_JS = """
-async () => (await import('./static/runtime.mjs')).runtimeInfo().then((info) => info.trampoline)
+RUNTIME_JS = """
+async () => (await import('./static/runtime.mjs')).runtimeInfo()
 """
 
 
@@ -217,8 +217,12 @@ def test_the_page_and_the_worker_boot_from_cached_snapshots_and_from_byte_code_o
         wait_ready(page)
         assert _boots(page, log) == ("snapshot", "snapshot")
         assert page.evaluate(READY_DETAIL_JS)["compiled"] == 0  # the classes were made in the snapshot
-        assert page.evaluate(TRAMPOLINE_JS) == "wasm"
+        info = page.evaluate(RUNTIME_JS)
+        assert info["trampoline"] == "wasm"
         assert page.evaluate("() => window.__workerTrampoline") == "wasm"
+        # ... and neither switches stacks (JSPI), as the snapshots were made (static/runtime.mjs)
+        assert info["stackSwitching"] == "off"
+        assert page.evaluate("() => window.__workerStackSwitching") == "off"
         play_move_on_page(page, game, Move.parse(next(moves)))
 
         # snapshots that must be refused in the cache: the page's of another build

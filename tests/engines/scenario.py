@@ -134,6 +134,8 @@ class EngineScenario:
             tab.console())
         # Pyodide's own choice of call path, kept by the snapshot (iOS keeps the JS one)
         assert info["trampoline"] == ready["trampoline"]
+        # no stack switching (JSPI) in any engine, as the snapshots were made (static/runtime.mjs)
+        assert (info["stackSwitching"], ready["stack_switching"]) == ("off", "off"), (info, ready)
         print(f"{tab.engine}: page {info}, worker trampoline {ready['trampoline']}")
         table.expect_layout(tab, step.game)
         table.play(tab, step.game, _next_move(step))
