@@ -81,6 +81,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -126,13 +127,21 @@ def solve_cpu(solver: Solver, budget: float) -> Result:
             return solver.solve(max_nodes=0)
 
 
-BEST_MAX: float | None = None  # --best-max: the most CPU a deal may take, first solution and shortening
-RATE: float | None = None  # --rate: the shortening's seconds counted as its nodes at this rate
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One deal for :func:`solve_ours`, with the run's settings (sent to the pool's workers as it is)."""
+
+    deal: int
+    budget: float  # the first solution's time limit
+    cpu: bool = False  # budgets are CPU time, not wall time
+    best: float | None = None  # --best: then shorten for this long
+    best_max: float | None = None  # --best-max: the most a deal may take, first solution and shortening
+    rate: float | None = None  # --rate: the shortening's seconds counted as its nodes at this rate
 
 
-def solve_ours(job: tuple[int, float, bool, float | None]) -> Row:
+def solve_ours(job: Job) -> Row:
     """Solve one deal with our solver, time it, replay the solution; then shorten it (``best``)."""
-    deal, budget, cpu, best = job
+    deal, budget, cpu, best = job.deal, job.budget, job.cpu, job.best
     row: Row = {"deal": deal, "verdict": ERROR, "moves": None, "nodes": None, "states": None,
                 "result_seconds": None, "replay_ok": None, "error": None}
     cpu0 = time.process_time()
@@ -162,10 +171,10 @@ def solve_ours(job: tuple[int, float, bool, float | None]) -> Row:
             row["replay_ok"] = False
             row["error"] = str(e)
         if best is not None and row["replay_ok"] and result.moves:
-            most = BEST_MAX
-            if most is not None and RATE is None:  # the first solution's CPU counts; not in nodes
+            most = job.best_max
+            if most is not None and job.rate is None:  # the first solution's CPU counts; not in nodes
                 most -= time.process_time() - cpu0
-            imp = improve_for(position, result.moves, FREECELL, best, cpu, max_seconds=most, rate=RATE)
+            imp = improve_for(position, result.moves, FREECELL, best, cpu, max_seconds=most, rate=job.rate)
             row["best_cpu_seconds"] = time.process_time() - cpu0
             row["best_max_auto"] = imp.count
             row["best_turns"] = imp.turns
@@ -178,16 +187,16 @@ def solve_ours(job: tuple[int, float, bool, float | None]) -> Row:
     return row
 
 
-def run_ours(deals: Sequence[int], budget: float, jobs: int, cpu: bool = False,
-             best: float | None = None, kept: RowFile | None = None,
+def run_ours(deals: Sequence[int], settings: Job, jobs: int, kept: RowFile | None = None,
              passes: int = 1) -> tuple[list[Row], float]:
-    """Our rows for ``deals``: those ``kept`` holds already, and the others solved now (and kept),
-    in ``passes`` interleaved passes over the list (:func:`bench.common.spread`)."""
+    """Our rows for ``deals``: those ``kept`` holds already, and the others solved now (and kept)
+    with ``settings`` (its deal aside), in ``passes`` interleaved passes over the list
+    (:func:`bench.common.spread`)."""
     held = kept.held if kept is not None else {}
     rows: list[Row] = [held[d] for d in deals if d in held]
     if kept is not None and rows:
         print(f"[ours] {len(rows)} deals from {kept.path}", file=sys.stderr)
-    work = [(d, budget, cpu, best) for d in spread(deals, passes) if d not in held]
+    work = [replace(settings, deal=d) for d in spread(deals, passes) if d not in held]
     progress = Progress("ours", len(work))
     start = time.perf_counter()
 
@@ -264,7 +273,7 @@ def comparison(ours: dict[str, Any], inproc: dict[str, Any] | None,
 def run(deals: Sequence[int], budget: float, jobs: int, fc_solve: bool, preset: str,
         argv: Sequence[str], cpu: bool = False, best: float | None = None,
         reference: dict[int, int] | None = None, kept: RowFile | None = None,
-        passes: int = 1) -> dict[str, Any]:
+        passes: int = 1, best_max: float | None = None, rate: float | None = None) -> dict[str, Any]:
     result: dict[str, Any] = {
         "meta": {
             "started": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -286,7 +295,8 @@ def run(deals: Sequence[int], budget: float, jobs: int, fc_solve: bool, preset: 
     if kept is not None:
         result["meta"]["rows_file"] = str(kept.path)
         result["meta"]["rows_from_file"] = sum(1 for d in deals if d in kept.held)
-    ours_rows, ours_wall = run_ours(deals, budget, jobs, cpu, best, kept, passes)
+    settings = Job(0, budget, cpu, best, best_max, rate)
+    ours_rows, ours_wall = run_ours(deals, settings, jobs, kept, passes)
     ours = summarize(ours_rows)
     ours["run_seconds"] = ours_wall
     result["ours"] = {"summary": ours, "rows": ours_rows}
@@ -366,9 +376,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="solve the deals in N interleaved passes (every Nth first): a run stopped "
                              "part of the way, as a long run with --rows is, holds an even sample of them")
     args = parser.parse_args(argv)
-    global BEST_MAX, RATE
-    BEST_MAX = args.best_max
-    RATE = args.rate
     if args.rate is not None and args.rate <= 0:
         parser.error("--rate must be positive")
     if args.budget <= 0:
@@ -398,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(e))
     result = run(args.deals, args.budget, args.jobs, not args.no_fc_solve, args.fc_solve_preset,
                  sys.argv[1:] if argv is None else argv, args.cpu, args.best,
-                 read_reference(args.reference), kept, args.spread)
+                 read_reference(args.reference), kept, args.spread, args.best_max, args.rate)
     print(report_text(result))
     print("\n".join(lengths_text(result["lengths"])))
     args.json.parent.mkdir(parents=True, exist_ok=True)
