@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import percentile, results_file
-from bench.solver_report import read_reference
+from bench.solver_report import beside_published, read_reference
 from bench.solver_rows import RowFileError, read_rows
 
 Rows = dict[int, dict[str, Any]]
@@ -55,8 +55,7 @@ def figures(rows: Rows, deals: Sequence[int], reference: dict[int, int], limit: 
             first_budget: float | None, rate: float | None = None) -> dict[str, Any]:
     """One run's figures over ``deals`` (each in ``rows`` and ``reference``); with ``rate`` (rows
     made with ``bench.solver --rate``), a deal went on past the first budget by its nodes, not its CPU."""
-    ours = sum(rows[d]["best_max_auto"] for d in deals)
-    theirs = sum(reference[d] for d in deals)
+    published = beside_published([(d, rows[d]["best_max_auto"], reference[d]) for d in deals], limit)
     cpu = [float(rows[d]["best_cpu_seconds"]) for d in deals]
     first = [float(rows[d]["cpu_seconds"]) for d in deals]
     if first_budget is None:
@@ -67,10 +66,9 @@ def figures(rows: Rows, deals: Sequence[int], reference: dict[int, int], limit: 
         past = sum(c > 1.25 * first_budget for c in cpu) / len(deals)
     return {
         "deals": len(deals),
-        "ratio": round(ours / theirs, 4),
-        "short": round(sum(rows[d]["best_max_auto"] <= reference[d] for d in deals) / len(deals), 4),
-        "over": [[d, rows[d]["best_max_auto"], reference[d]] for d in deals
-                 if rows[d]["best_max_auto"] > limit * reference[d]],
+        "ratio": round(published["ratio_of_means"], 4),
+        "short": round(published["as_short_share"], 4),
+        "over": published["over"],
         "cpu_ms": [round(1000 * statistics.median(cpu)), round(1000 * percentile(cpu, 95)),
                    round(1000 * max(cpu))],
         "past_first_budget": past,

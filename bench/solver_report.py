@@ -29,6 +29,29 @@ def count_stats(values: Sequence[float]) -> dict[str, float | None]:
             "max": max(values) if values else None, "n": len(values)}
 
 
+def beside_published(pairs: Sequence[tuple[int, int, int]], limit: float | None = None) -> dict[str, Any]:
+    """Over ``(deal, ours, published)`` lengths (at least one): the ratio of the means, the share of
+    deals as short as or shorter than the published, the largest ratio and its deal, and with
+    ``limit`` the deals over ``limit`` times the published (``[deal, ours, published]``).
+
+    >>> f = beside_published([(1, 30, 25), (2, 28, 20), (3, 19, 20)], limit=1.35)
+    >>> round(f["ratio_of_means"], 4), round(f["as_short_share"], 4), f["max_ratio_deal"], f["over"]
+    (1.1846, 0.3333, 2, [[2, 28, 20]])
+    """
+    ours = sum(o for _, o, _ in pairs)
+    theirs = sum(p for _, _, p in pairs)
+    worst = max(pairs, key=lambda t: t[1] / t[2])
+    out: dict[str, Any] = {
+        "ratio_of_means": ours / theirs,
+        "as_short_share": sum(o <= p for _, o, p in pairs) / len(pairs),
+        "max_ratio": worst[1] / worst[2],
+        "max_ratio_deal": worst[0],
+    }
+    if limit is not None:
+        out["over"] = [[d, o, p] for d, o, p in pairs if o > limit * p]
+    return out
+
+
 def lengths(rows: Sequence[Row], reference: dict[int, int], fcs_rows: Sequence[Row] | None,
             best: float | None) -> dict[str, Any]:
     """Solution lengths in both units, beside fc-solve's and the published ones, on the deals all have."""
@@ -48,15 +71,11 @@ def lengths(rows: Sequence[Row], reference: dict[int, int], fcs_rows: Sequence[R
         theirs = [r["max_auto"] for r in fcs_rows if r.get("max_auto") is not None]
         out["fc_solve_max_auto"] = count_stats(theirs)
     if reference:
-        both = [r for r in solved if r["deal"] in reference and r.get(key) is not None]
-        ours = [r[key] for r in both]
-        ref = [reference[r["deal"]] for r in both]
-        out["published_max_auto"] = count_stats(ref)
+        both = [(r["deal"], r[key], reference[r["deal"]]) for r in solved
+                if r["deal"] in reference and r.get(key) is not None]
+        out["published_max_auto"] = count_stats([p for _, _, p in both])
         if both:
-            out["ratio_of_means"] = sum(ours) / sum(ref)
-            out["as_short_share"] = sum(1 for a, b in zip(ours, ref, strict=True) if a <= b) / len(both)
-            out["max_ratio"] = max(a / b for a, b in zip(ours, ref, strict=True))
-            out["max_ratio_deal"] = max(both, key=lambda r: r[key] / reference[r["deal"]])["deal"]
+            out.update(beside_published(both))
     return out
 
 
