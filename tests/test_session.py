@@ -35,7 +35,7 @@ from freecell.ui.text import speech
 from freecell.ui.text.bars import hint_text, notice_text
 from freecell.ui.text.catalogue import Catalogue
 from freecell.ui.text.panels import stuck_text
-from freecell.ui.text.status import first_fit, status_items, status_plans, time_item
+from freecell.ui.text.status import Item, first_fit, status_items, status_plans, time_item
 from freecell.variants import variant
 from tests.support.boards import board
 from tests.support.sessions import Clock, Wall, asks, catalogue, run, session, solve
@@ -270,7 +270,9 @@ def test_the_status_bar_gives_way_step_by_step() -> None:
     assert texts[3]["deal"] == "#5" and texts[3]["capacity"] == "Move up to 3"  # Seahaven: 2 cells free
     assert texts[4]["capacity"] == "3 at once" and texts[4]["deal"] == "#5"  # the number stays longer
     assert texts[5]["deal"] is None
-    assert texts[6]["moves"] is None and texts[6]["variant"] == "Seahaven" and texts[7]["variant"] is None
+    # Seahaven's table shows it (ten columns, two cards in the cells): its name goes before the moves
+    assert texts[6]["variant"] is None and texts[6]["moves"] == "Moves 0" and texts[7]["moves"] is None
+    assert len(texts) == 8
     for t in texts:  # what always stays
         assert t["capacity"] and t["time" if "time" in t else "capacity"] and t["winnable"] == "Winnable?"
         assert t["score"] == "Score 0"
@@ -278,6 +280,18 @@ def test_the_status_bar_gives_way_step_by_step() -> None:
     winnable = next(i for i in items if i.name == "winnable")
     assert (winnable.shown(), winnable.also) == ("Winnable?", "✓ Winnable")
     assert first_fit([[10.0, 10.0], [10.0, 0.0]], room=15, gap=2) == 1
+
+
+def test_a_variant_that_looks_like_freecell_keeps_its_name_longest() -> None:
+    def gone_at(plans: list[list[Item]], name: str) -> int:
+        return next(n for n, plan in enumerate(plans) if any(i.name == name and i.hidden for i in plan))
+
+    for variant_id, name_outlasts_moves in (("bakers", True), ("freecell0", False), ("eightoff", False)):
+        s = session(f"?deal=5&variant={variant_id}")
+        items = status_items(s.cat, s.game, s.variant(), "easy", s.verdict(), show_score=False,
+                             show_winnable=True)
+        plans = status_plans(s.cat, items, "easy")
+        assert (gone_at(plans, "variant") > gone_at(plans, "moves")) == name_outlasts_moves, variant_id
 
 
 def test_a_drop_back_where_it_came_from_redraws_in_place() -> None:

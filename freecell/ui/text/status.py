@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ...game import Game
+from ...variants import VARIANTS, Variant
 from ..analysis.analysis import Loss
 from ..analysis.replies import Verdict
 from .catalogue import Catalogue
@@ -86,9 +87,26 @@ def status_items(cat: Catalogue, game: Game, variant: str, level: str | None, ve
 # What gives way, in turn, when the status bar does not fit on one line: the short variant name,
 # then the cards home (the foundations show them), the difficulty (the deal number stays: it is
 # what a player shares or types again), the capacity's words ("5 at once", its label says the
-# rest), the deal number, the moves, the variant (last: Baker's Game looks like FreeCell and builds
-# by suit).  The capacity, the time, the score and the winnability (or the result) stay.
-SHORTER = ("variant-short", "home", "difficulty", "capacity-short", "deal", "moves", "variant")
+# rest), the deal number, the name of a variant whose table shows it (other free cells or
+# columns: Seahaven Towers, FreeCell without cells), the moves, the name of one that looks like
+# FreeCell (last: Baker's Game builds by suit, and only its name says so).  The capacity, the
+# time, the score and the winnability (or the result) stay.
+SHORTER = ("variant-short", "home", "difficulty", "capacity-short", "deal", "variant-seen", "moves",
+           "variant")
+
+
+def _table_shows(variant_id: str) -> bool:
+    """Whether a variant's table alone tells it from FreeCell's: other counts of free cells or
+    columns, or cards dealt to the cells (Baker's Game's does not).
+
+    >>> [v for v in VARIANTS if not _table_shows(v)]
+    ['freecell', 'bakers']
+    """
+    def table(v: Variant) -> tuple[int, int, tuple[int, ...]]:
+        return v.rules.free_cells, v.rules.columns, v.cells_dealt
+
+    known = VARIANTS.get(variant_id)
+    return known is not None and table(known) != table(VARIANTS["freecell"])
 
 
 def status_plans(cat: Catalogue, items: list[Item], level: str | None) -> list[list[Item]]:
@@ -108,7 +126,8 @@ def status_plans(cat: Catalogue, items: list[Item], level: str | None) -> list[l
                 item = replace(item, text=cat.t("status.deal", n=item.value))
             elif step == "capacity-short" and item.name == "capacity":
                 item = replace(item, text=cat.t("status.capacity_short", n=item.value))
-            elif item.name == step:
+            elif item.name == step or (step == "variant-seen" and item.name == "variant"
+                                       and _table_shows(item.value)):
                 item = replace(item, hidden=True)
             changed.append(item)
         if changed != current:
