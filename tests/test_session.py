@@ -294,6 +294,24 @@ def test_a_variant_that_looks_like_freecell_keeps_its_name_longest() -> None:
         assert (gone_at(plans, "variant") > gone_at(plans, "moves")) == name_outlasts_moves, variant_id
 
 
+def test_a_lost_game_says_so_in_fewer_words_before_the_moves_give_way() -> None:
+    """FreeCell without cells proven lost at 390 px: "Impossible à gagner" (French), "No se puede ganar"
+    (Spanish) took the moves' room.  In every language its short form comes first, and is shorter."""
+    root = Path(__file__).resolve().parents[1] / "static" / "i18n"
+    for path in sorted(root.glob("*.json")):
+        cat = Catalogue.from_json(path.stem, path.read_text(encoding="utf-8"))
+        game = Game(5, variant="freecell0")
+        items = status_items(cat, game, "freecell0", None, rp.Verdict.UNSOLVABLE, show_score=False,
+                             show_winnable=True)
+        plans = status_plans(cat, items, None)
+        shown = [{i.name: (None if i.hidden else i.shown()) for i in plan} for plan in plans]
+        long, short = cat.t("status.winnable.never"), cat.t("status.winnable.no_short")
+        assert len(short) < len(long), path.stem
+        first_short = next(n for n, plan in enumerate(shown) if plan["winnable"] == "✗ " + short)
+        assert shown[first_short - 1]["winnable"] == "✗ " + long and shown[first_short]["moves"], path.stem
+        assert all(plan["winnable"] == "✗ " + short for plan in shown[first_short:]), path.stem
+
+
 def test_a_drop_back_where_it_came_from_redraws_in_place() -> None:
     s = session()
     change = s.drop(column(0), 6, column(0))

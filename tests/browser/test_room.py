@@ -592,18 +592,27 @@ def test_a_phone_upright_shows_the_moves_of_every_variant(page: Any, site: str) 
     Winnable"), and so did FreeCell without cells: their short names are short now.  Seahaven
     Towers (its capacity and name the widest) and FreeCell without cells once its deal is proven
     lost ("Cannot be won") still let the moves give way to the name: now the name of a variant
-    whose table shows it gives way first (freecell.ui.text.status.SHORTER)."""
+    whose table shows it gives way first (freecell.ui.text.status.SHORTER), and a lost game's long
+    words give way to short ones before the moves do."""
     page.set_viewport_size({"width": 390, "height": 844})
     shown = {}
-    for variant in ("freecell", "freecell3", "freecell0", "bakers", "eightoff", "seahaven"):
+    # in English each variant; then where other languages' longer words took the moves' room: French
+    # and Spanish "Cannot be won" (now "✗ Insoluble", "✗ Sin solución" there), German "5 auf einmal"
+    for lang, variant in [*(("en", v) for v in ("freecell", "freecell3", "freecell0", "bakers", "eightoff",
+                                                 "seahaven")), ("fr", "freecell0"), ("es", "freecell0"),
+                          ("de", "bakers")]:
+        page.evaluate("(lang) => localStorage.setItem('freecell.settings', JSON.stringify("
+                      "{format: 'freecell-settings', version: 1, language: lang}))", lang)
         open_page(page, f"{site}?deal=5&variant={variant}")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
         # read once the verdict is in: "Winnable?" becomes "✓ Winnable" or "Cannot be won"
         page.wait_for_function("() => document.querySelector('[data-status=winnable]').dataset.value"
                                " !== 'unknown'", timeout=READY_TIMEOUT)
-        shown[variant] = page.evaluate("() => [...document.querySelectorAll('.statusbar [data-status]')]"
-                                       ".filter((e) => e.offsetWidth > 0).map((e) => e.dataset.status)")
-    for variant, names in shown.items():
-        assert "moves" in names, (variant, names)
+        shown[lang, variant] = page.evaluate(
+            "() => [...document.querySelectorAll('.statusbar [data-status]')]"
+            ".filter((e) => e.offsetWidth > 0).map((e) => e.dataset.status)")
+    for (lang, variant), names in shown.items():
+        assert "moves" in names, (lang, variant, names)
         named = variant not in ("freecell", "seahaven", "freecell0")
-        assert ("variant" in names) == named, (variant, names)
-        assert {"capacity", "time", "winnable"} <= set(names), (variant, names)
+        assert ("variant" in names) == named, (lang, variant, names)
+        assert {"capacity", "time", "winnable"} <= set(names), (lang, variant, names)

@@ -88,11 +88,12 @@ def status_items(cat: Catalogue, game: Game, variant: str, level: str | None, ve
 # then the cards home (the foundations show them), the difficulty (the deal number stays: it is
 # what a player shares or types again), the capacity's words ("5 at once", its label says the
 # rest), the deal number, the name of a variant whose table shows it (other free cells or
-# columns: Seahaven Towers, FreeCell without cells), the moves, the name of one that looks like
+# columns: Seahaven Towers, FreeCell without cells), a lost game's long words ("Cannot be won",
+# "Impossible à gagner": "✗ Unwinnable", "✗ Insoluble"), the moves, the name of one that looks like
 # FreeCell (last: Baker's Game builds by suit, and only its name says so).  The capacity, the
 # time, the score and the winnability (or the result) stay.
-SHORTER = ("variant-short", "home", "difficulty", "capacity-short", "deal", "variant-seen", "moves",
-           "variant")
+SHORTER = ("variant-short", "home", "difficulty", "capacity-short", "deal", "variant-seen", "lost-short",
+           "moves", "variant")
 
 
 def _table_shows(variant_id: str) -> bool:
@@ -126,6 +127,8 @@ def status_plans(cat: Catalogue, items: list[Item], level: str | None) -> list[l
                 item = replace(item, text=cat.t("status.deal", n=item.value))
             elif step == "capacity-short" and item.name == "capacity":
                 item = replace(item, text=cat.t("status.capacity_short", n=item.value))
+            elif step == "lost-short" and item.name == "winnable" and item.value == "no":
+                item = replace(item, text=cat.t("status.winnable.no_short"))
             elif item.name == step or (step == "variant-seen" and item.name == "variant"
                                        and _table_shows(item.value)):
                 item = replace(item, hidden=True)
