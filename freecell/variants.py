@@ -56,6 +56,18 @@ class Variant:
         """The starting position of deal ``number`` in this variant."""
         return lay_out(deal_cards(number), self.rules, self.cells_dealt)
 
+    @property
+    def table_shows_it(self) -> bool:
+        """Whether its table alone tells it from FreeCell's: other counts of free cells or columns,
+        or cards dealt to the cells (Baker's Game's does not: it differs in its rules only).
+
+        >>> [v.id for v in VARIANTS.values() if not v.table_shows_it]
+        ['freecell', 'bakers']
+        """
+        classic = Rules()
+        return ((self.rules.free_cells, self.rules.columns, self.cells_dealt)
+                != (classic.free_cells, classic.columns, ()))
+
 
 def lay_out(cards: list[Card], rules: Rules, cells_dealt: tuple[int, ...] = ()) -> Position:
     """52 cards in dealing order as a starting position.

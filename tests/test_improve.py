@@ -317,7 +317,7 @@ def test_improve_for_counted_in_nodes_gives_the_same_answer_on_any_clock() -> No
     # on past the first budget while over the target, until two more slices (0.01 s) and the
     # reserve (0.02 s) would pass max_seconds: 0.27 s, 5,400 nodes
     long = improve_for(pos, moves, FREECELL, seconds=0.1, rate=20_000, slice_nodes=100, max_seconds=0.3,
-                       enough=0.0, slack=-99)
+                       slack=-99)
     assert long.nodes == 5_400
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ...game import Game
-from ...variants import VARIANTS, Variant
+from ...variants import VARIANTS
 from ..analysis.analysis import Loss
 from ..analysis.replies import Verdict
 from .catalogue import Catalogue
@@ -97,17 +97,9 @@ SHORTER = ("variant-short", "home", "difficulty", "capacity-short", "deal", "var
 
 
 def _table_shows(variant_id: str) -> bool:
-    """Whether a variant's table alone tells it from FreeCell's: other counts of free cells or
-    columns, or cards dealt to the cells (Baker's Game's does not).
-
-    >>> [v for v in VARIANTS if not _table_shows(v)]
-    ['freecell', 'bakers']
-    """
-    def table(v: Variant) -> tuple[int, int, tuple[int, ...]]:
-        return v.rules.free_cells, v.rules.columns, v.cells_dealt
-
+    """Whether the variant ``variant_id`` is one whose table shows it (:attr:`Variant.table_shows_it`)."""
     known = VARIANTS.get(variant_id)
-    return known is not None and table(known) != table(VARIANTS["freecell"])
+    return known is not None and known.table_shows_it
 
 
 def status_plans(cat: Catalogue, items: list[Item], level: str | None) -> list[list[Item]]:
