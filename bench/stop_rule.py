@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from freecell.counts import record_count
-from freecell.improve import RESERVE, SLACK, Improver, groups_to_move
+from freecell.improve import SLACK, Improver, another_slice, groups_to_move
 from freecell.position import Position
 from freecell.rules import FREECELL
 from freecell.solver import SOLVED, Solver
@@ -63,7 +63,7 @@ def collect_one(deal: int) -> dict[str, Any]:
     last = worst = 0.0
     while not imp.done:
         spent = imp.nodes / RATE
-        if not spent + max(2 * last, worst) + RESERVE < BEST_MAX:  # no rule goes further
+        if not another_slice(spent, last, worst, 0.0, BEST_MAX, True):  # no rule goes further
             break
         imp.run(max_nodes=SLICE)
         last = imp.nodes / RATE - spent
@@ -94,8 +94,7 @@ class Rule:
         count, done_nodes, last, worst = curve["first"], 0, 0.0, 0.0
         for nodes, after in zip(curve["nodes"], curve["counts"], strict=True):
             spent = done_nodes / RATE
-            long = spent + max(2 * last, worst) + RESERVE < BEST_MAX and count > target
-            if spent >= self.best and not long:
+            if not another_slice(spent, last, worst, self.best, BEST_MAX, count > target):
                 break
             last = nodes / RATE - spent
             worst = max(worst, last)

@@ -24,6 +24,8 @@ free, every other move one, a multi-card move one):
   that the beam from the start lost on the way;
 * the first budget's beam of the lighter weighting is :data:`EARLY` wide:
   where the narrow beams all find one long line, it finds the short one;
+  and after the first budget the last weighting's beam :data:`BETWEEN` wide
+  runs first: short lines the 1,500-wide beams find too late, or not;
 * the widths up to :data:`WIDE_FIRST` all run from the start before any of
   these cut runs (:func:`schedule`): the cut runs are many, and a deal whose
   short line only a wide beam finds (deal 17173: 34 moves, or 19 from a
@@ -94,6 +96,14 @@ WIDE_FIRST = 1500
 # the first budget with 28 moves from the narrow beams, and this beam finds 21 and 22 (by nodes,
 # 18 deals once over 1.35 times the published: 3 over -> none; 618 deals: as short as before)
 EARLY = 300
+# after the first budget, the last weighting's beam this wide runs first, ahead of the lighter one's
+# 1,500 wide: it finds short lines that one misses, early enough (15745: 23 moves, as published, at
+# 35,000 nodes; before, 25 at the most).  Played on whole curves (bench.schedule): 97 deals near 1.35
+# times the published, the risk (a deal m moves under the line counted 3^-(m+1)) 2.20 -> 1.10; an
+# even sample of 280, 1.0353 -> 1.0345 times the published, 45.4% -> 46.4% as short, as many past the
+# first budget (its beams are the same).  The last weighting's 1,500-wide beam in its place: 0.60, but
+# 5074 34/25 (33 before: only the lighter weighting's 1,500 wide finds it, and then too late)
+BETWEEN = 1000
 # from this width on, a beam from the start takes the lighter weight of the groups first (the second
 # of WEIGHTS): a wide beam needs less push towards them
 LIGHT_FROM = 1500
@@ -162,13 +172,14 @@ def schedule(widths: Sequence[int], weights: Sequence[Weights], cuts: bool = Tru
     [(1500, 55), (4000, 0), (4000, 5)]
     >>> [(r.width, r.cut) for r in schedule((40, 150, 500), WEIGHTS[:1], wide_first=0)][:4]
     [(40, 0), (150, 0), (150, 5), (150, 10)]
-    >>> [(r.width, WEIGHTS.index(r.weights)) for r in schedule((150, 500, 1500), WEIGHTS, cuts=False)][2:7]
-    [(150, 2), (1500, 1), (500, 0), (500, 1), (500, 2)]
+    >>> [(r.width, WEIGHTS.index(r.weights)) for r in schedule((150, 500, 1500), WEIGHTS[:2], False)][2:6]
+    [(1500, 1), (500, 0), (500, 1), (1500, 0)]
 
-    With the weightings, the lighter one's beam of the first budget is :data:`EARLY` wide:
+    With the three weightings, the lighter one's beam of the first budget is :data:`EARLY` wide, and
+    the last one's :data:`BETWEEN` wide comes first after the first budget:
 
-    >>> [(r.width, WEIGHTS.index(r.weights)) for r in schedule(WIDTHS, WEIGHTS, cuts=False)][:8]
-    [(40, 0), (40, 1), (40, 2), (300, 1), (150, 0), (150, 2), (1500, 1), (500, 0)]
+    >>> [(r.width, WEIGHTS.index(r.weights)) for r in schedule(WIDTHS, WEIGHTS, cuts=False)][:9]
+    [(40, 0), (40, 1), (40, 2), (300, 1), (150, 0), (150, 2), (1000, 2), (1500, 1), (500, 0)]
     """
     def along(width: int) -> list[Run]:
         if not cuts or width < CUT_FROM:
@@ -183,13 +194,16 @@ def schedule(widths: Sequence[int], weights: Sequence[Weights], cuts: bool = Tru
 
     first = [width for width in widths if width <= wide_first]
     runs = [run for width in first for run in start(width)]
-    # the first of these wide beams (its lighter weighting) runs ahead of the width before it
+    # the first of these wide beams (its lighter weighting) runs ahead of the width before it, and
+    # with three weightings the last one's beam BETWEEN wide ahead of it
     wide = [run for run in runs if run.width >= LIGHT_FROM]
     if wide and len(weights) > 1 and runs[0] != wide[0]:
         light = wide[0]
         runs.remove(light)
         before = max(width for width in first if width < light.width)
-        runs.insert(runs.index(Run(before, weights[0])), light)
+        ahead = [Run(BETWEEN, weights[-1]), light] if len(weights) > 2 and light.width > BETWEEN else [light]
+        at = runs.index(Run(before, weights[0]))
+        runs[at:at] = ahead
     if len(weights) > 1 and len(first) > 1 and first[1] < EARLY:
         runs.remove(Run(first[1], weights[1]))
         runs.insert(runs.index(Run(first[0], weights[-1])) + 1, Run(EARLY, weights[1]))
@@ -602,11 +616,26 @@ def improve_for(position: Position, first: Sequence[Move], rules: Rules = FREECE
     last = worst = 0.0  # the last slice's time, the longest's
     while not imp.done:
         spent = now() - start
-        long = (max_seconds is not None and spent + max(2 * last, worst) + RESERVE < max_seconds
-                and imp.count > target)
-        if spent >= seconds and not long:
+        if not another_slice(spent, last, worst, seconds, max_seconds, imp.count > target):
             break
         imp.run(max_nodes=slice_nodes)
         last = now() - start - spent
         worst = max(worst, last)
     return imp
+
+
+def another_slice(spent: float, last: float, worst: float, seconds: float, max_seconds: float | None,
+                  long: bool) -> bool:
+    """:func:`improve_for`'s rule (and the benchmark's, ``bench.stop_rule``): whether to run one more
+    slice, ``spent`` into the search, the last slice ``last`` long and the longest ``worst``: while
+    ``seconds`` are not spent; then while the best is ``long`` and two more slices as long as the last,
+    or one as long as the longest, would end :data:`RESERVE` before ``max_seconds``.
+
+    >>> another_slice(0.39, 0.01, 0.01, 0.4, 3.0, False), another_slice(0.4, 0.01, 0.01, 0.4, 3.0, False)
+    (True, False)
+    >>> another_slice(2.95, 0.01, 0.01, 0.4, 3.0, True), another_slice(2.97, 0.01, 0.01, 0.4, 3.0, True)
+    (True, False)
+    """
+    if spent < seconds:
+        return True
+    return long and max_seconds is not None and spent + max(2 * last, worst) + RESERVE < max_seconds
