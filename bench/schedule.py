@@ -28,8 +28,6 @@ shows where a curve reaches them.
 from __future__ import annotations
 
 import argparse
-import json
-import multiprocessing
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -54,9 +52,9 @@ from freecell.solver import SOLVED, Solver
 
 from .common import percentile, spread
 from .solver import solve_cpu
-from .solver_data import DEFAULT_BUDGET, parse_deals
+from .solver_data import DEFAULT_BUDGET
 from .solver_report import beside_published, read_reference
-from .stop_rule import BEST_MAX, RATE, SLICE, Rule, read_curves
+from .stop_rule import BEST_MAX, RATE, SLICE, Rule, read_curves, run_into, run_options
 
 # the beams profiled: every width and weighting of the default schedule, and 1,000 wide (not the first
 # weighting's); a beam past this many nodes alone is past the most in any order
@@ -246,12 +244,7 @@ def check(profiles: Sequence[Profile], curves: Sequence[dict[str, Any]], order: 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m bench.schedule", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("profile", help="run each beam of deals alone and keep their profiles")
-    p.add_argument("--deals", type=parse_deals, required=True)
-    p.add_argument("--spread", type=int, default=1)
-    p.add_argument("--limit", type=int, default=None, help="the first N deals of the spread order")
-    p.add_argument("--jobs", type=int, default=1)
-    p.add_argument("--out", type=Path, required=True)
+    run_options(sub.add_parser("profile", help="run each beam of deals alone and keep their profiles"))
     c = sub.add_parser("check", help="the default order's curves against bench.stop_rule's")
     c.add_argument("profiles", type=Path, nargs="+")
     c.add_argument("--curves", type=Path, nargs="+", required=True)
@@ -264,19 +257,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="the beams after the first budget's, in order (a+b: in turn by level)")
     args = parser.parse_args(argv)
     if args.command == "profile":
-        deals = spread(args.deals, args.spread)[:args.limit]
-        have = set()
-        if args.out.exists():
-            text = args.out.read_text()
-            if text and not text.endswith("\n"):  # a line cut short by a stop: gone, its deal runs again
-                args.out.write_text(text[:text.rfind("\n") + 1])
-            have = {p["deal"] for p in read_curves(args.out)}
-        work = [d for d in deals if d not in have]
-        print(f"{len(work)} deals to run, {len(deals) - len(work)} kept", file=sys.stderr)
-        with open(args.out, "a") as out, multiprocessing.Pool(args.jobs) as pool:
-            for prof in pool.imap_unordered(profile_one, work):
-                out.write(json.dumps(prof, separators=(",", ":")) + "\n")
-                out.flush()
+        run_into(args.out, spread(args.deals, args.spread)[:args.limit], profile_one, args.jobs)
         return 0
     profiles = read_profiles(args.profiles)
     if args.command == "check":

@@ -29,7 +29,7 @@ import argparse
 import json
 import multiprocessing
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -102,6 +102,32 @@ class Rule:
         return count, done_nodes
 
 
+def run_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a command that runs deals into a file (:func:`run_into`)."""
+    parser.add_argument("--deals", type=parse_deals, required=True)
+    parser.add_argument("--spread", type=int, default=1)
+    parser.add_argument("--limit", type=int, default=None, help="the first N deals of the spread order")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--out", type=Path, required=True)
+
+
+def run_into(out_path: Path, deals: Sequence[int], work: Callable[[int], dict[str, Any]], jobs: int) -> None:
+    """``work`` of each deal, a JSON line each, added to ``out_path`` as they come (on ``jobs`` cores);
+    the deals it holds already are not run again (a last line cut short by a stop is dropped first)."""
+    have = set()
+    if out_path.exists():
+        text = out_path.read_text()
+        if text and not text.endswith("\n"):  # a line cut short by a stop: gone, its deal runs again
+            out_path.write_text(text[:text.rfind("\n") + 1])
+        have = {c["deal"] for c in read_curves(out_path)}
+    todo = [d for d in deals if d not in have]
+    print(f"{len(todo)} deals to run, {len(deals) - len(todo)} kept", file=sys.stderr)
+    with open(out_path, "a") as out, multiprocessing.Pool(jobs) as pool:
+        for line in pool.imap_unordered(work, todo):
+            out.write(json.dumps(line, separators=(",", ":")) + "\n")
+            out.flush()
+
+
 def read_curves(path: Path) -> list[dict[str, Any]]:
     """The curves of a ``collect`` file (a last line cut short by a stop is left out)."""
     lines = [line for line in path.read_text().splitlines() if line.strip()]
@@ -150,12 +176,7 @@ def check_rows(curves: Sequence[dict[str, Any]], rows_dir: Path, rule: Rule) -> 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m bench.stop_rule", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("collect", help="run deals to the most and keep their curves")
-    c.add_argument("--deals", type=parse_deals, required=True)
-    c.add_argument("--spread", type=int, default=1)
-    c.add_argument("--limit", type=int, default=None, help="the first N deals of the spread order")
-    c.add_argument("--jobs", type=int, default=1)
-    c.add_argument("--out", type=Path, required=True)
+    run_options(sub.add_parser("collect", help="run deals to the most and keep their curves"))
     j = sub.add_parser("judge", help="play rules on the curves")
     j.add_argument("curves", type=Path, nargs="+")
     j.add_argument("--reference", type=Path, nargs="+", required=True)
@@ -164,19 +185,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="the rule of the run whose --rows are given (0.85,17 before 2026-12-06)")
     args = parser.parse_args(argv)
     if args.command == "collect":
-        deals = spread(args.deals, args.spread)[:args.limit]
-        have = set()
-        if args.out.exists():
-            text = args.out.read_text()
-            if text and not text.endswith("\n"):  # a line cut short by a stop: gone, its deal runs again
-                args.out.write_text(text[:text.rfind("\n") + 1])
-            have = {c["deal"] for c in read_curves(args.out)}
-        work = [d for d in deals if d not in have]
-        print(f"{len(work)} deals to run, {len(deals) - len(work)} kept", file=sys.stderr)
-        with open(args.out, "a") as out, multiprocessing.Pool(args.jobs) as pool:
-            for curve in pool.imap_unordered(collect_one, work):
-                out.write(json.dumps(curve, separators=(",", ":")) + "\n")
-                out.flush()
+        run_into(args.out, spread(args.deals, args.spread)[:args.limit], collect_one, args.jobs)
         return 0
     curves = [c for path in args.curves for c in read_curves(path)]
     if args.rows is not None:
