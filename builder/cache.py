@@ -1,6 +1,13 @@
 """The build's cache: what is slow to make (byte-code, snapshots, compressed copies), kept by
-its inputs in ``node_modules/.cache/freecell-build/``, so a build after an unrelated change
-takes seconds; the same inputs give the same bytes."""
+its inputs, so a build after an unrelated change takes seconds; the same inputs give the same
+bytes.
+
+It is the user's, as pip's and npm's are (``$XDG_CACHE_HOME/freecell-build/``, else
+``~/.cache/freecell-build/``; ``FREECELL_BUILD_CACHE`` names another folder): every clone on a
+machine shares what depends only on the pinned packages (the runtime's compressed copies, the
+standard library's byte-code), so a fresh clone builds in seconds rather than a minute.  An
+entry is a pure function of its key, written whole or not at all, so clones building at the
+same time share it safely."""
 
 from __future__ import annotations
 
@@ -13,9 +20,17 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from .project import NODE_MODULES
 
-CACHE = NODE_MODULES / ".cache" / "freecell-build"
+def cache_folder() -> Path:
+    """Where the build's cache is (see the module doc)."""
+    given = os.environ.get("FREECELL_BUILD_CACHE")
+    if given:
+        return Path(given).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache") / "freecell-build"
+
+
+CACHE = cache_folder()
 
 
 def digest(*parts: bytes | str) -> str:

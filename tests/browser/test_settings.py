@@ -17,9 +17,13 @@ Written against the page's hooks:
 * the address ``?deal=N&variant=ID`` and ``?board=TEXT&variant=ID``;
 * the rules panel's variants section (``h4[data-variant=ID]``).
 
-Each setting is shown to do what it says, then the page is reloaded and the
-setting must still be there and still act.  Expected positions come from the
-engine.  Everything waits on conditions, never on time.
+Each setting is shown to do what it says, then the page starts again and the
+setting must still be there and still act: a real reload for what static/boot.js
+applies before Python (the theme, the speed) and for the variant, else the page's
+Python started anew in the same runtime, which reads the settings and the game
+from storage as a reload does (a boot less each; test_persist.py reloads for real).
+Expected positions come from the engine.  Everything waits on conditions, never on
+time.
 """
 
 from __future__ import annotations
@@ -173,8 +177,17 @@ def stored_settings(page: Any) -> dict[str, Any]:
 
 
 def reload(page: Any) -> None:
+    """A real reload: for what static/boot.js applies before Python (the theme, the speed) and the
+    variant of the address."""
     page.reload()
     wait_ready(page)
+
+
+def restart(page: Any) -> None:
+    """What a reload does to the page's Python (it reads the settings and the game from storage
+    again), without booting again: the settings only Python applies.  A real reload of the
+    settings is tests/browser/test_persist.py's."""
+    open_page(page, page.url)
 
 
 def variant_url(site: str, deal: int, variant: str) -> str:
@@ -351,7 +364,7 @@ def test_auto_move_off_leaves_the_ace_and_survives_a_reload(page: Any, site: str
     play_move_on_page(page, game, Move.parse("12"))  # uncovers AS, which stays
     expect(card_locator(page, "AS")).to_have_attribute("data-pile", "1")
     assert stored_settings(page)["auto-move"] is False
-    reload(page)
+    restart(page)
     expect_layout(page, game.position)
     expect(open_settings(page, "play").locator("[data-field=auto-move]")).not_to_be_checked()
     close_settings(page)
@@ -380,7 +393,7 @@ def test_smart_tap_moves_a_card_to_a_column_and_survives_a_reload(page: Any, sit
     expect_status(page, "moves", 1)
     expect_layout(page, game.position)
     assert stored_settings(page)["tap"] == "smart"
-    reload(page)
+    restart(page)
     expect(open_settings(page, "play").locator("[data-field=tap]")).to_have_value("smart")
     close_settings(page)
     col = game.position.columns[2]
@@ -443,7 +456,7 @@ def test_score_shows_and_rises_by_ten_and_survives_a_reload(page: Any, site: str
     assert game.score == 10
     expect_status(page, "score", 10)
     expect(score).to_contain_text("10")
-    reload(page)
+    restart(page)
     expect(score).to_be_visible()
     expect_status(page, "score", 10)
     expect(open_settings(page, "play").locator("[data-field=score]")).to_be_checked()
@@ -462,7 +475,7 @@ def test_the_timer_hides_and_survives_a_reload(page: Any, site: str) -> None:
     assert stored_settings(page)["timer"] is False
     play_move_on_page(page, Game(617), Move.parse("58"))  # the clock runs on, unseen
     expect(clock).to_be_hidden()
-    reload(page)
+    restart(page)
     expect(clock).to_be_hidden()
     expect(open_settings(page, "play").locator("[data-field=timer]")).not_to_be_checked()
     close_settings(page)
@@ -494,7 +507,7 @@ def test_cards_back_from_the_foundations_and_their_cost(page: Any, site: str) ->
     expect_layout(page, game.position)
     expect_status(page, "score", game.score)
     assert stored_settings(page)["foundation-return"] is True
-    reload(page)
+    restart(page)
     expect(open_settings(page, "play").locator("[data-field=foundation-return]")).to_be_checked()
     close_settings(page)
     drag_card_to_pile(page, "4C", "3")
@@ -516,7 +529,7 @@ def test_left_handed_swaps_cells_and_foundations_and_survives_a_reload(page: Any
                                      < document.querySelector('{cell}').getBoundingClientRect().x""")
     expect(page.locator("svg#table")).to_have_class(re.compile(r"\bleft-handed\b"))
     expect_layout(page, Game(617).position)  # the game is still there
-    reload(page)
+    restart(page)
     assert box_of(page, home)["x"] < box_of(page, cell)["x"]
     expect(open_settings(page, "look").locator("[data-field=left-handed]")).to_be_checked()
 
@@ -615,7 +628,7 @@ def test_four_colours_and_large_cards_survive_a_reload(page: Any, site: str) -> 
     expect(table).to_have_class(re.compile(r"\blarge-cards\b"))
     face = page.locator("g.card[data-card=TC] use.face-use")
     expect(face).to_have_attribute("href", "#face-L-TC")  # the large face
-    reload(page)
+    restart(page)
     expect(table).to_have_class(re.compile(r"\bfour-colour\b"))
     expect(table).to_have_class(re.compile(r"\blarge-cards\b"))
     expect(face).to_have_attribute("href", "#face-L-TC")
@@ -635,7 +648,7 @@ def test_deal_source_and_winnability_survive_a_reload(page: Any, site: str) -> N
         assert 1 <= int(status_value(page, "deal")) <= 32_000
     set_flag(page, "play", "winnability", False)
     expect(status_locator(page, "winnable")).to_be_hidden()
-    reload(page)
+    restart(page)
     expect(status_locator(page, "winnable")).to_be_hidden()
     expect(open_settings(page, "game").locator("[data-field=deal-source]")).to_have_value("classic")
     saved = stored_settings(page)
