@@ -28,6 +28,7 @@ from freecell.game import Game
 from freecell.piles import Move
 from freecell.position import Position
 from freecell.rules import FREECELL, Reason
+from freecell.ui.progress.stats import KEY_STATS, deal_key, read_tally
 
 from .helpers import (
     CARDS,
@@ -459,16 +460,26 @@ def test_resize_keeps_the_game(page: Any, site: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("deal", SOLVED_DEALS[:1])  # one whole game in the browser (both replay in CPython)
 def test_known_solution_plays_to_the_win_panel(page: Any, site: str, deal: int) -> None:
+    """The win panel, the clock, Replay, and the statistics: the game is played from its first
+    move and won (a game left for another deal: tests/browser/test_persist.py)."""
     lines = solution_lines(deal)
     install_clock(page)  # to check that the time stops on the win (it flows as usual till then)
     open_page(page, deal_url(site, deal))
     game = Game(deal=deal)
     expect_layout(page, game.position)
+    stats = panel(page, "stats")
+    open_stats(page)
+    for name, value in (("played", 0), ("won", 0), ("streak", 0), ("longest", 0)):
+        expect(stats.locator(f"[data-stat={name}]")).to_have_attribute("data-value", str(value))
+    expect(stats.locator("[data-stat=rate]")).not_to_have_text(re.compile(r"^\s*$"))
+    stats.locator("[data-action=close]").click()
     for n, line in enumerate(lines, 1):
         try:
             play_move_on_page(page, game, Move.parse(line))
         except AssertionError as e:
             raise AssertionError(f"deal {deal}, move {n} ({line}): {e}") from None
+        if n == 1:
+            assert read_tally(stored_stats(page))[0].played == 1  # played from the first move
         if n < len(lines):
             expect(panel(page, "win")).to_be_hidden()
     assert game.is_won()
@@ -494,6 +505,27 @@ def test_known_solution_plays_to_the_win_panel(page: Any, site: str, deal: int) 
     expect_status(page, "deal", deal)
     expect_status(page, "home", 0)
     expect_status(page, "time", 0)
+    # the win, in the statistics (the deal again, no move yet: not played again)
+    open_stats(page)
+    for name, value in (("played", 1), ("won", 1), ("rate", 100), ("streak", 1), ("longest", 1),
+                        ("best-time", final), ("fewest-moves", len(lines)), ("best-score", game.score)):
+        expect(stats.locator(f"[data-stat={name}]")).to_have_attribute("data-value", str(value))
+        expect(stats.locator(f"[data-stat={name}]")).not_to_have_text(re.compile(r"^\s*$"))
+    expect(stats.locator("[data-role=stats-deal-title]")).to_contain_text(str(deal))
+    tally = read_tally(stored_stats(page))[0]
+    assert (tally.played, tally.won, tally.streak, tally.longest) == (1, 1, 1, 1)
+    best = tally.best(deal_key(deal))
+    assert best is not None and best.fewest_moves == len(lines) and best.best_seconds == int(final)
+
+
+def open_stats(page: Any) -> None:
+    page.locator(".actionbar [data-action=game-menu]").click()
+    page.locator("[data-panel=game] [data-action=stats]").click()
+    expect(panel(page, "stats")).to_be_visible(timeout=STEP_TIMEOUT)
+
+
+def stored_stats(page: Any) -> object:
+    return page.evaluate("(key) => localStorage.getItem(key)", KEY_STATS)
 
 
 # --- stuck --------------------------------------------------------------------------------
