@@ -13,7 +13,10 @@
    be had, one line says so and its tests are skipped, each with that reason;
 4. the site, built once (``build.py``) for every browser test, while 1 to 3 are done;
 5. the suite (unit tests, properties, browser tests, ruff, mypy) on every core
-   (pytest-xdist, a file per worker), with any arguments given passed on.
+   (pytest-xdist, a file per worker, in the order collected: the browser tests' long files
+   first, the many short files of the unit tests last, so both cores finish together; xdist's
+   own order, most tests first, left the longest browser files for the end, on one core),
+   with any arguments given passed on.
 
 ``.ci/run`` runs exactly this.
 """
@@ -132,7 +135,7 @@ def main(argv: list[str]) -> int:
 
     env = {**os.environ, "FREECELL_TEST_DIST": str(build.DIST)}
     jobs = os.environ.get("FREECELL_TEST_JOBS") or str(min(os.cpu_count() or 1, 2))
-    spread = ["-n", jobs, "--dist", "loadfile"] if jobs != "1" else []
+    spread = ["-n", jobs, "--dist", "loadfile", "--no-loadscope-reorder"] if jobs != "1" else []
     cmd = [sys.executable, "-m", "pytest", *spread, "--durations=15", *argv]
     return subprocess.run(cmd, cwd=ROOT, env=env, check=False).returncode
 
