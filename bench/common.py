@@ -27,6 +27,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from freecell.deals import MAX_DEAL, MIN_DEAL
+
 if TYPE_CHECKING:
     from playwright.sync_api import Page, ViewportSize
 
@@ -50,18 +52,31 @@ def loadavg() -> list[float]:
 
 
 def parse_deals(text: str) -> list[int]:
-    """``N``, ``A-B`` or a comma list of both, in the order given; ValueError when there is none."""
+    """``N``, ``A-B`` or a comma list of both, in the order given; ValueError when there is none,
+    or a deal is not one (``MIN_DEAL`` to ``MAX_DEAL``), or a range goes down.
+
+    >>> parse_deals("3-1")
+    Traceback (most recent call last):
+    ...
+    ValueError: bad range '3-1' in '3-1': deals go from 1 to 8589934591, low end first
+    """
     out: list[int] = []
     for part in text.split(","):
         part = part.strip()
         if not part:
             continue
-        lo, sep, hi = part.partition("-")
+        lo_text, sep, hi_text = part.partition("-")
         try:
-            out.extend(range(int(lo), int(hi) + 1) if sep else [int(part)])
+            lo = int(lo_text)
+            hi = int(hi_text) if sep else lo
         except ValueError:
             raise ValueError(f"not a deal list: {text!r} (N, A-B or a comma list of both)") from None
-    if not out or any(n < 1 for n in out):
+        if not MIN_DEAL <= lo <= hi <= MAX_DEAL:
+            what = f"bad range {part!r}" if sep else f"no such deal: {part}"
+            raise ValueError(f"{what} in {text!r}: deals go from {MIN_DEAL} to {MAX_DEAL}"
+                             + (", low end first" if sep else ""))
+        out.extend(range(lo, hi + 1))
+    if not out:
         raise ValueError(f"no deals in {text!r}")
     return out
 

@@ -104,8 +104,8 @@ from .solver_data import (
     ROOT,
     Progress,
     Row,
+    deal_set,
     describe_deals,
-    parse_deals,
     ratio,
     summarize,
 )
@@ -342,7 +342,7 @@ def run(deals: Sequence[int], budget: float, jobs: int, fc_solve: bool, preset: 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--deals", type=parse_deals, default=parse_deals(DEFAULT_DEALS),
+    parser.add_argument("--deals", type=deal_set, default=deal_set(DEFAULT_DEALS),
                         help=f"deal numbers: A-B, N, or a comma list of both (default {DEFAULT_DEALS})")
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, metavar="SECONDS",
                         help=f"time limit per deal, for both solvers (default {DEFAULT_BUDGET:g})")

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from freecell.deals import MAX_DEAL, MIN_DEAL
 from freecell.solver import SOLVED, UNKNOWN, UNSOLVABLE
+
+from .common import parse_deals
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,26 +39,12 @@ Row = dict[str, Any]
 # --- deals ------------------------------------------------------------------------
 
 
-def parse_deals(text: str) -> list[int]:
-    """``A-B``, ``N`` or a comma list of both: the sorted distinct deal numbers."""
-    deals: set[int] = set()
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        lo_text, sep, hi_text = part.partition("-")
-        try:
-            lo = int(lo_text)
-            hi = int(hi_text) if sep else lo
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a deal or a range of deals: {part!r}") from None
-        if not MIN_DEAL <= lo <= hi <= MAX_DEAL:
-            raise argparse.ArgumentTypeError(
-                f"bad range {part!r}: deals go from {MIN_DEAL} to {MAX_DEAL}, low end first")
-        deals.update(range(lo, hi + 1))
-    if not deals:
-        raise argparse.ArgumentTypeError("no deals given")
-    return sorted(deals)
+def deal_set(text: str) -> list[int]:
+    """The sorted distinct deals of ``--deals`` (:func:`bench.common.parse_deals`): an argparse type."""
+    try:
+        return sorted(set(parse_deals(text)))
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def runs_of(deals: Sequence[int]) -> list[list[int]]:

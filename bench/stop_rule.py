@@ -42,7 +42,7 @@ from freecell.solver import SOLVED, Solver
 
 from .common import percentile, spread
 from .solver import solve_cpu
-from .solver_data import DEFAULT_BUDGET, parse_deals
+from .solver_data import DEFAULT_BUDGET, deal_set
 from .solver_report import beside_published, read_reference
 
 SLICE = 200  # improve_for's slice_nodes
@@ -104,7 +104,7 @@ class Rule:
 
 def run_options(parser: argparse.ArgumentParser) -> None:
     """The options of a command that runs deals into a file (:func:`run_into`)."""
-    parser.add_argument("--deals", type=parse_deals, required=True)
+    parser.add_argument("--deals", type=deal_set, required=True)
     parser.add_argument("--spread", type=int, default=1)
     parser.add_argument("--limit", type=int, default=None, help="the first N deals of the spread order")
     parser.add_argument("--jobs", type=int, default=1)
