@@ -535,3 +535,19 @@ def test_the_vendored_pyodide_makes_its_shared_memory_only_when_used(site: Path)
     text = (site / "vendor" / "pyodide" / "pyodide.asm.mjs").read_text(encoding="utf-8")
     assert "=new Int32Array(new WebAssembly.Memory({shared:!0" not in text
     assert text.count("new WebAssembly.Memory({shared:!0,initial:1,maximum:1})") == 1
+
+
+def test_the_build_cache_is_the_users_shared_by_every_clone(monkeypatch: pytest.MonkeyPatch,
+                                                            tmp_path: Path) -> None:
+    from builder.cache import cache_folder
+
+    monkeypatch.delenv("FREECELL_BUILD_CACHE", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    assert cache_folder() == tmp_path / "home" / ".cache" / "freecell-build"  # not in the clone
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_folder() == tmp_path / "xdg" / "freecell-build"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/dir")  # not absolute: ignored, as the spec says
+    assert cache_folder() == tmp_path / "home" / ".cache" / "freecell-build"
+    monkeypatch.setenv("FREECELL_BUILD_CACHE", str(tmp_path / "given"))
+    assert cache_folder() == tmp_path / "given"
