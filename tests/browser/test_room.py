@@ -597,10 +597,11 @@ def test_a_phone_upright_shows_the_moves_of_every_variant(page: Any, site: str) 
     page.set_viewport_size({"width": 390, "height": 844})
     shown = {}
     # in English each variant; then where other languages' longer words took the moves' room: French
-    # and Spanish "Cannot be won" (now "✗ Insoluble", "✗ Sin solución" there), German "5 auf einmal"
+    # and Spanish "Cannot be won" (now "✗ Insoluble", "✗ Sin solución" there), German "5 auf einmal",
+    # Romanian "✓ Se poate câștiga" (now "✓ Are soluție", as its "✗ Fără soluție")
     for lang, variant in [*(("en", v) for v in ("freecell", "freecell3", "freecell0", "bakers", "eightoff",
                                                  "seahaven")), ("fr", "freecell0"), ("es", "freecell0"),
-                          ("de", "bakers")]:
+                          ("de", "bakers"), ("ro", "bakers")]:
         page.evaluate("(lang) => localStorage.setItem('freecell.settings', JSON.stringify("
                       "{format: 'freecell-settings', version: 1, language: lang}))", lang)
         open_page(page, f"{site}?deal=5&variant={variant}")
