@@ -359,26 +359,35 @@ WHOLE_BARS_JS = """
 """
 # Storage that reads but cannot write, in German: the notice "progress cannot be saved" (with its
 # button "copy a link") and the hint "Probieren Sie diesen Zug: ..." are each longer than a line.
-GERMAN_NO_SAVES_JS = """
-try {  // (not in a frame that may not use storage)
+# (on the shared page: undone at the end, ``on`` false)
+GERMAN_NO_SAVES_JS = """(on) => {
+  const proto = Storage.prototype;
+  if (!proto.__realSetItem) proto.__realSetItem = proto.setItem;
+  proto.setItem = proto.__realSetItem;
+  if (!on) return;
   localStorage.setItem('freecell.settings', JSON.stringify({format: 'freecell-settings', version: 1,
                                                             language: 'de'}));
-} catch (e) {}
-Storage.prototype.setItem = function () {
-  throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-};
-"""
+  proto.setItem = function () {
+    throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+  };
+}"""
 
 
-def test_a_long_notice_and_a_long_hint_show_every_word(open_context: Any, site: str) -> None:
+def test_a_long_notice_and_a_long_hint_show_every_word(page: Any, site: str) -> None:
     """On one line in the band below a phone's table, "Fortschritt …" said nothing: a bar whose
     words do not fit on the line floats, whole, clear of the cards a player needs; in the lane
     beside the table its buttons wrap inside it ("Copy a link to this game" stuck out)."""
-    ctx = open_context()
-    ctx.add_init_script(GERMAN_NO_SAVES_JS)
-    page = ctx.new_page()
     page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate(GERMAN_NO_SAVES_JS, True)
+    try:
+        _long_notice_and_hint(page, site)
+    finally:
+        page.evaluate(GERMAN_NO_SAVES_JS, False)
+
+
+def _long_notice_and_hint(page: Any, site: str) -> None:
     open_page(page, f"{site}?deal=617")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
     game = Game(617)
     play_move_on_page(page, game, Move.parse("58"))  # the first save: it fails, the notice shows
     expect(page.locator("[data-role=notice]")).to_have_attribute("data-notice", "storage",
