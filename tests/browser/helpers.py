@@ -414,3 +414,34 @@ def past_double_tap(page: Any) -> None:
     (select, deselect) and not the second tap of a double tap (to the best place)."""
     start = page.evaluate("() => performance.now()")
     page.wait_for_function(f"() => performance.now() > {start + DOUBLE_TAP_MS + 20}", polling=50)
+
+
+# --- storage that refuses writes, statistics ---------------------------------------------------
+
+_REFUSE_WRITES_JS = """([on, only]) => {
+  const proto = Storage.prototype;
+  if (!proto.__realSetItem) proto.__realSetItem = proto.setItem;
+  proto.setItem = on
+    ? function (k, v) {
+        if (only === null || k === only) throw new DOMException('refused', 'QuotaExceededError');
+        return proto.__realSetItem.call(this, k, v);
+      }
+    : proto.__realSetItem;
+}"""
+
+
+def refuse_writes(page: Any, on: bool, only: str | None = None) -> None:
+    """Storage (every key, or ``only`` that one) refuses writes, as a full one does; ``on`` false:
+    it writes again.  In the page itself: a test on the shared page undoes it in a ``finally``."""
+    page.evaluate(_REFUSE_WRITES_JS, [on, only])
+
+
+def open_stats(page: Any) -> Any:
+    """The statistics panel, opened from the Game menu."""
+    from playwright.sync_api import expect
+
+    page.locator(".actionbar [data-action=game-menu]").click()
+    page.locator("[data-panel=game] [data-action=stats]").click()
+    panel = page.locator("[data-panel=stats]")
+    expect(panel).to_be_visible(timeout=STEP_TIMEOUT)
+    return panel

@@ -47,6 +47,7 @@ from .helpers import (
     expect_status,
     install_clock,
     open_page,
+    open_stats,
     play_move_on_page,
     read_layout,
     replay_solution,
@@ -516,12 +517,6 @@ def test_known_solution_plays_to_the_win_panel(page: Any, site: str, deal: int) 
     assert (tally.played, tally.won, tally.streak, tally.longest) == (1, 1, 1, 1)
     best = tally.best(deal_key(deal))
     assert best is not None and best.fewest_moves == len(lines) and best.best_seconds == int(final)
-
-
-def open_stats(page: Any) -> None:
-    page.locator(".actionbar [data-action=game-menu]").click()
-    page.locator("[data-panel=game] [data-action=stats]").click()
-    expect(panel(page, "stats")).to_be_visible(timeout=STEP_TIMEOUT)
 
 
 def stored_stats(page: Any) -> object:

@@ -39,6 +39,7 @@ from .helpers import (
     expect_layout,
     expect_status,
     open_page,
+    open_stats,
     play_move_on_page,
     solution_lines,
     status_value,
@@ -110,14 +111,6 @@ def close_notice_and_check_it_stays_closed(page: Any, game: Game, move: Move) ->
     expect(notice(page)).to_be_hidden()
     play_move_on_page(page, game, move)
     expect(notice(page)).to_be_hidden()
-
-
-def open_stats(page: Any) -> Any:
-    page.locator(".actionbar [data-action=game-menu]").click()
-    page.locator("[data-panel=game] [data-action=stats]").click()
-    panel = page.locator("[data-panel=stats]")
-    expect(panel).to_be_visible(timeout=STEP_TIMEOUT)
-    return panel
 
 
 def stat(panel: Any, name: str) -> Any:

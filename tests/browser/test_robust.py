@@ -33,6 +33,7 @@ from .helpers import (
     expect_game,
     open_page,
     play_move_on_page,
+    refuse_writes,
     selected_cards,
     set_visibility,
     solution_lines,
@@ -261,31 +262,19 @@ def test_a_watched_game_reloaded_and_played_to_the_win_is_not_a_win(page: Any, s
 
 # --- 4. results never lost to storage ------------------------------------------------------------
 
-_REFUSE_STATS_JS = """(on) => {
-  const proto = Storage.prototype;
-  if (!proto.__realSetItem) proto.__realSetItem = proto.setItem;
-  proto.setItem = on
-    ? function (k, v) {
-        if (k === 'freecell.stats') throw new DOMException('refused', 'QuotaExceededError');
-        return proto.__realSetItem.call(this, k, v);
-      }
-    : proto.__realSetItem;
-}"""
-
-
 def test_a_win_whose_statistics_write_failed_is_written_at_the_next_chance_once(page: Any,
                                                                                site: str) -> None:
     open_page(page, deal_url(site, 1))
     game = Game(1)
     try:
-        page.evaluate(_REFUSE_STATS_JS, True)  # the statistics' key only: the game itself is saved
+        refuse_writes(page, True, "freecell.stats")  # the statistics' key only: the game itself is saved
         for line in solution_lines(1):
             play_move_on_page(page, game, Move.parse(line))
         assert game.is_won()
         expect(page.locator("[data-panel=win]")).to_be_visible(timeout=STEP_TIMEOUT)
         assert stats(page).get("won", 0) == 0
     finally:
-        page.evaluate(_REFUSE_STATS_JS, False)
+        refuse_writes(page, False)
     set_visibility(page, "hidden")  # the next chance: the page hidden
     got = stats(page)
     assert (got["played"], got["won"], got["streak"]) == (1, 1, 1), got

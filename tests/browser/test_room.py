@@ -51,6 +51,7 @@ from .helpers import (
     expect_layout,
     open_page,
     play_move_on_page,
+    refuse_writes,
 )
 
 pytestmark = pytest.mark.browser
@@ -359,18 +360,8 @@ WHOLE_BARS_JS = """
 """
 # Storage that reads but cannot write, in German: the notice "progress cannot be saved" (with its
 # button "copy a link") and the hint "Probieren Sie diesen Zug: ..." are each longer than a line.
-# (on the shared page: undone at the end, ``on`` false)
-GERMAN_NO_SAVES_JS = """(on) => {
-  const proto = Storage.prototype;
-  if (!proto.__realSetItem) proto.__realSetItem = proto.setItem;
-  proto.setItem = proto.__realSetItem;
-  if (!on) return;
-  localStorage.setItem('freecell.settings', JSON.stringify({format: 'freecell-settings', version: 1,
-                                                            language: 'de'}));
-  proto.setItem = function () {
-    throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-  };
-}"""
+GERMAN_JS = """() => localStorage.setItem('freecell.settings', JSON.stringify(
+  {format: 'freecell-settings', version: 1, language: 'de'}))"""
 
 
 def test_a_long_notice_and_a_long_hint_show_every_word(page: Any, site: str) -> None:
@@ -378,11 +369,12 @@ def test_a_long_notice_and_a_long_hint_show_every_word(page: Any, site: str) -> 
     words do not fit on the line floats, whole, clear of the cards a player needs; in the lane
     beside the table its buttons wrap inside it ("Copy a link to this game" stuck out)."""
     page.set_viewport_size({"width": 390, "height": 844})
-    page.evaluate(GERMAN_NO_SAVES_JS, True)
+    page.evaluate(GERMAN_JS)
+    refuse_writes(page, True)
     try:
         _long_notice_and_hint(page, site)
     finally:
-        page.evaluate(GERMAN_NO_SAVES_JS, False)
+        refuse_writes(page, False)
 
 
 def _long_notice_and_hint(page: Any, site: str) -> None:
