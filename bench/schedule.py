@@ -17,12 +17,12 @@ exactly, and improve_for's stopping rule plays on it::
         --order 1500,2 1500,1 --order 1500,1 500,0
 
 An ``--order`` lists the beams after the first budget's (``width,weighting``,
-the weighting an index in ``WEIGHTS``; ``a+b`` runs beams a and b level by
-level in turn); the schedule's other beams from the start follow in their
-order.  The beams along the best solution (``CUT_FROM``) are left out: the
-default schedule runs them after every beam from the start up to 1,500 wide,
-past the most (3 s at 32,500 nodes a second) for nearly every deal; ``check``
-shows where a curve reaches them.
+the weighting an index in ``WEIGHTS``, ``,t`` after a tapered beam; ``a+b``
+runs beams a and b level by level in turn); the other beams from the start
+of ``RUNS`` follow in their order.  The beams along the best solution
+(``CUT_FROM``) are left out: ``RUNS`` has them after every beam from the
+start up to 1,500 wide, past the most (3 s at 32,500 nodes a second) for
+nearly every deal; ``check`` shows where a curve reaches them.
 """
 
 from __future__ import annotations
@@ -36,14 +36,13 @@ from typing import Any
 from freecell.counts import game_count, record_count
 from freecell.improve import (
     PAST_BEST,
+    RUNS,
     SHORTEN_NODES,
     WEIGHTS,
-    WIDTHS,
     Improver,
     Run,
     another_slice,
     groups_to_move,
-    schedule,
 )
 from freecell.position import Position
 from freecell.rules import FREECELL
@@ -56,12 +55,13 @@ from .solver_data import DEFAULT_BUDGET
 from .solver_report import beside_published, read_reference
 from .stop_rule import BEST_MAX, RATE, SLICE, Rule, read_curves, run_into, run_options
 
-# the beams profiled: every width and weighting of the default schedule, and 1,000 wide (not the first
-# weighting's); a beam past this many nodes alone is past the most in any order
-PROFILED = [(width, i) for width in (40, 150, 300, 500, 1000, 1500) for i in range(len(WEIGHTS))
-            if (width, i) != (1000, 0)]
+# the beams profiled: every width and weighting up to 1,500 wide (not the first weighting's 1,000 wide),
+# and the tapered beams 1,500 and 2,500 wide; a beam past CAP nodes alone is past the most in any order
+PROFILED = [Run(width, w) for width in (40, 150, 300, 500, 1000, 1500) for w in WEIGHTS
+            if (width, w) != (1000, WEIGHTS[0])]
+PROFILED += [Run(width, w, taper=True) for width in (1500, 2500) for w in WEIGHTS]
 CAP = 97_000
-FIRST_BUDGET = 6  # the default schedule's beams in the first budget (0.4 s: 13,000 nodes)
+FIRST_BUDGET = 6  # RUNS's beams in the first budget (0.4 s: 13,000 nodes)
 
 Profile = dict[str, Any]
 
@@ -70,7 +70,7 @@ class _Probe(Improver):
     """One beam from the start, alone: the nodes at the end of each level, and where it won."""
 
     def __init__(self, position: Position, first: Sequence[Any], run: Run) -> None:
-        super().__init__(position, first, FREECELL, widths=(run.width,), weights=(run.weights,), cuts=False)
+        super().__init__(position, first, FREECELL, runs=[run])
         self.level_end: list[int] = []
         self.won: tuple[int, int, int, int] | None = None  # nodes, level, record count, turns
 
@@ -95,24 +95,34 @@ def profile_one(deal: int) -> Profile:
     out: Profile = {"deal": deal, "groups": groups_to_move(position)}
     if result.verdict != SOLVED or not result.moves:
         return {**out, "verdict": result.verdict}
-    base = Improver(position, result.moves, FREECELL, widths=(40,), weights=WEIGHTS[:1], cuts=False)
+    base = Improver(position, result.moves, FREECELL, runs=[Run(40, WEIGHTS[0])])
     beams = {}
-    for width, i in PROFILED:
-        probe = _Probe(position, result.moves, Run(width, WEIGHTS[i]))
+    for run in PROFILED:
+        probe = _Probe(position, result.moves, run)
         while not probe.done and probe.nodes < CAP:
             probe.run(max_nodes=1000)
-        beams[f"{width},{i}"] = {"levels": probe.level_end, "won": probe.won, "cut": not probe.done}
+        beams[key(run)] = {"levels": probe.level_end, "won": probe.won, "cut": not probe.done}
     return {**out, "verdict": SOLVED, "first": record_count(result.moves), "b0": base.count, "t0": base.turns,
             "beams": beams}
 
 
+def key(run: Run) -> str:
+    """A beam as ``--order`` names it: ``width,weighting`` (an index in WEIGHTS), ``,t`` after a tapered one.
+
+    >>> key(Run(1500, WEIGHTS[1])), key(Run(2500, WEIGHTS[0], taper=True))
+    ('1500,1', '2500,0,t')
+    """
+    return f"{run.width},{WEIGHTS.index(run.weights)}" + (",t" if run.taper else "")
+
+
 def default_order() -> list[str]:
-    """The default schedule's beams from the start, in order, as ``width,weighting``."""
+    """:data:`~freecell.improve.RUNS`'s beams from the start up to the first along the best, as :func:`key`
+    names them."""
     out = []
-    for run in schedule(WIDTHS, WEIGHTS):
+    for run in RUNS:
         if run.cut:
             break
-        out.append(f"{run.width},{WEIGHTS.index(run.weights)}")
+        out.append(key(run))
     return out
 
 

@@ -22,26 +22,17 @@ free, every other move one, a multi-card move one):
   moves), that solution's moves up to there kept: a beam from a later
   position has fewer levels to fill, so it finds a shorter rest of the game
   that the beam from the start lost on the way;
-* the first budget's beam of the lighter weighting is :data:`EARLY` wide:
-  where the narrow beams all find one long line, it finds the short one;
-  and after the first budget the last weighting's beam :data:`BETWEEN` wide
-  runs first: short lines the 1,500-wide beams find too late, or not;
-* the widths up to :data:`WIDE_FIRST` all run from the start before any of
-  these cut runs (:func:`schedule`): the cut runs are many, and a deal whose
-  short line only a wide beam finds (deal 17173: 34 moves, or 19 from a
-  1,500-wide beam in half a second) would spend its budget on them first;
-  and from :data:`LIGHT_FROM` on, a beam from the start takes the weighting
-  that weighs the groups less first (deal 2333: 31 moves where the first
-  weighting's 1,500-wide beam finds 36), and the first such beam runs ahead
-  of the 500-wide ones (on 292 deals replayed by nodes: mean 1.0552 -> 1.0523
-  times the published with it after the first weighting's 500-wide one, 2333
-  coming under 1.35 times it; with :data:`SHARE`, ahead of them, 1.0482 ->
-  1.0468, and 88 deals near the tail 3 over 1.35 -> 2: 11386 and 14630 find
-  their short line only in it, past 90,000 nodes before).
-  With a small budget the cut runs of the narrow beams pay more: the
-  worker's shortening, a few seconds of a slower engine, runs each width
-  from the start and then along the best before the next one
-  (``wide_first=0``);
+* a *tapered* beam (:attr:`Run.taper`) narrows as it goes (:meth:`Run.width_at`):
+  the levels near the start, where a short line parts from the long ones,
+  keep the full width, and a wide beam costs about 60% of its nodes; on the
+  deals whose short line only a 1,500-wide beam finds, the tapered one
+  mostly finds it too, and three of them fit in the most where one did;
+* :data:`RUNS` is the order of :func:`improve_for` (and of the command
+  line), rules as data: the narrow beams of the first budget, then the wide
+  tapered ones from the start, then the others, then the cut runs;
+  :func:`schedule` makes the plainer order of any widths (each width from
+  the start, then along the best, before the next: the worker's, whose few
+  seconds of a slower engine the cut runs of the narrow beams pay more);
 * a beam keeps its variety: the states that share their first move from
   the beam's start take at most :data:`SHARE` of a level while others are
   near the best, so that the beam does not all run into one dead end;
@@ -85,25 +76,10 @@ from .position import Position
 from .rules import FREECELL, Rules
 from .shorten import PASS_NODES, shorten
 
-# the beam's widths, run after run (each with each of WEIGHTS; after the last, the search is done)
+# the worker's widths, run after run (schedule: each with each of WEIGHTS, from the start and along the best)
 WIDTHS = (40, 150, 500, 1500, 4000)
 # the widths from which a beam also runs from points along the best solution, every CUT_STEP moves
 CUT_FROM, CUT_STEP, MAX_CUT = 150, 5, 60
-# the widths up to this one run from the start before any beam runs from along the best
-WIDE_FIRST = 1500
-# the lighter weighting's beam in the first budget is this wide, and runs right after the narrowest
-# beams, in the place of its beam of the next width: deals 9464 and 20667 (the published 20) stop at
-# the first budget with 28 moves from the narrow beams, and this beam finds 21 and 22 (by nodes,
-# 18 deals once over 1.35 times the published: 3 over -> none; 618 deals: as short as before)
-EARLY = 300
-# after the first budget, the last weighting's beam this wide runs first, ahead of the lighter one's
-# 1,500 wide: it finds short lines that one misses, early enough (15745: 23 moves, as published, at
-# 35,000 nodes; before, 25 at the most).  Played on whole curves (bench.schedule): 97 deals near 1.35
-# times the published, the risk (a deal m moves under the line counted 3^-(m+1)) 2.20 -> 1.10; an
-# even sample of 280, 1.0353 -> 1.0345 times the published, 45.4% -> 46.4% as short, as many past the
-# first budget (its beams are the same).  The last weighting's 1,500-wide beam in its place: 0.60, but
-# 5074 34/25 (33 before: only the lighter weighting's 1,500 wide finds it, and then too late)
-BETWEEN = 1000
 # from this width on, a beam from the start takes the lighter weight of the groups first (the second
 # of WEIGHTS): a wide beam needs less push towards them
 LIGHT_FROM = 1500
@@ -152,34 +128,40 @@ class Weights(NamedTuple):
 WEIGHTS = (Weights(6, 2, 1, 4, 3), Weights(3, 2, 1, 4, 3), Weights(0, 0, 1, 1, 0, 1))
 
 
+# a tapered beam is this many levels from its full width to none, and never under TAPER_FLOOR of it
+TAPER, TAPER_FLOOR = 40, 4
+
+
 class Run(NamedTuple):
-    """One beam: its width, its weighting, and after how many moves of the best solution it starts."""
+    """One beam: its width, its weighting, after how many moves of the best solution it starts,
+    and whether it narrows as it goes (:meth:`width_at`)."""
 
     width: int
     weights: Weights
     cut: int = 0
+    taper: bool = False
+
+    def width_at(self, level: int) -> int:
+        """The beam's width at ``level`` (the number of moves from its start).
+
+        >>> [Run(1500, WEIGHTS[0], taper=True).width_at(n) for n in (1, 10, 20, 30, 35)]
+        [1462, 1125, 750, 375, 375]
+        >>> Run(1500, WEIGHTS[0]).width_at(35)
+        1500
+        """
+        if not self.taper:
+            return self.width
+        return max(self.width // TAPER_FLOOR, self.width * (TAPER - level) // TAPER)
 
 
-def schedule(widths: Sequence[int], weights: Sequence[Weights], cuts: bool = True,
-             wide_first: int = WIDE_FIRST) -> list[Run]:
-    """The beams in the order they run: the widths up to ``wide_first`` from the start, then
-    from points along the best (unless not ``cuts``); then each wider width, the same way (with
-    ``wide_first`` 0, each width from the start and along the best before the next width).
+def schedule(widths: Sequence[int], weights: Sequence[Weights], cuts: bool = True) -> list[Run]:
+    """Each width in turn: from the start with each weighting (from :data:`LIGHT_FROM` on, the
+    lighter one first), then from points along the best (unless not ``cuts``).
 
-    >>> [(r.width, r.cut) for r in schedule((40, 150, 500, 1500, 4000), WEIGHTS[:1])][:5]
-    [(40, 0), (150, 0), (500, 0), (1500, 0), (150, 5)]
-    >>> [(r.width, r.cut) for r in schedule((40, 150, 500, 1500, 4000), WEIGHTS[:1])][-13:-10]
-    [(1500, 55), (4000, 0), (4000, 5)]
-    >>> [(r.width, r.cut) for r in schedule((40, 150, 500), WEIGHTS[:1], wide_first=0)][:4]
+    >>> [(r.width, r.cut) for r in schedule((40, 150, 500), WEIGHTS[:1])][:4]
     [(40, 0), (150, 0), (150, 5), (150, 10)]
-    >>> [(r.width, WEIGHTS.index(r.weights)) for r in schedule((150, 500, 1500), WEIGHTS[:2], False)][2:6]
-    [(1500, 1), (500, 0), (500, 1), (1500, 0)]
-
-    With the three weightings, the lighter one's beam of the first budget is :data:`EARLY` wide, and
-    the last one's :data:`BETWEEN` wide comes first after the first budget:
-
-    >>> [(r.width, WEIGHTS.index(r.weights)) for r in schedule(WIDTHS, WEIGHTS, cuts=False)][:9]
-    [(40, 0), (40, 1), (40, 2), (300, 1), (150, 0), (150, 2), (1000, 2), (1500, 1), (500, 0)]
+    >>> [(r.width, WEIGHTS.index(r.weights)) for r in schedule((500, 1500), WEIGHTS[:2], False)]
+    [(500, 0), (500, 1), (1500, 1), (1500, 0)]
     """
     def along(width: int) -> list[Run]:
         if not cuts or width < CUT_FROM:
@@ -192,27 +174,34 @@ def schedule(widths: Sequence[int], weights: Sequence[Weights], cuts: bool = Tru
             order[:2] = order[1::-1]
         return [Run(width, w) for w in order]
 
-    first = [width for width in widths if width <= wide_first]
-    runs = [run for width in first for run in start(width)]
-    # the first of these wide beams (its lighter weighting) runs ahead of the width before it, and
-    # with three weightings the last one's beam BETWEEN wide ahead of it
-    wide = [run for run in runs if run.width >= LIGHT_FROM]
-    if wide and len(weights) > 1 and runs[0] != wide[0]:
-        light = wide[0]
-        runs.remove(light)
-        before = max(width for width in first if width < light.width)
-        ahead = [Run(BETWEEN, weights[-1]), light] if len(weights) > 2 and light.width > BETWEEN else [light]
-        at = runs.index(Run(before, weights[0]))
-        runs[at:at] = ahead
-    if len(weights) > 1 and len(first) > 1 and first[1] < EARLY:
-        runs.remove(Run(first[1], weights[1]))
-        runs.insert(runs.index(Run(first[0], weights[-1])) + 1, Run(EARLY, weights[1]))
-    for width in first:
-        runs += along(width)
-    for width in widths:
-        if width > wide_first:
-            runs += start(width) + along(width)
-    return runs
+    return [run for width in widths for run in start(width) + along(width)]
+
+
+def _runs(*beams: tuple[int, int] | tuple[int, int, str]) -> list[Run]:
+    """Beams from the start: ``(width, index in WEIGHTS)``, ``"tapered"`` after them for a tapered one."""
+    return [Run(b[0], WEIGHTS[b[1]], taper=len(b) > 2) for b in beams]
+
+
+# improve_for's beams (and the command line's), in order.  Played on profiles of each beam alone
+# (bench.schedule), improve_for's rule on their exact curves:
+RUNS = (
+    # the first budget (0.4 s, 13,000 nodes): the narrow beams, and the lighter weighting's 300 wide in
+    # the place of its 150 wide: deals 9464 and 20667 (the published 20) stop there with 28 moves from
+    # the narrow beams, and this beam finds 21 and 22 (18 deals once over 1.35 times the published:
+    # 3 over -> none)
+    _runs((40, 0), (40, 1), (40, 2), (300, 1), (150, 0), (150, 2))
+    # then the wide beams, tapered: the deals nearest 1.35 times the published find their short line
+    # only in a beam 1,500 wide (29581: 34 moves, the published 28, at 44,930 nodes; or in one 2,500
+    # wide tapered, 33 at 39,236), and the beams untapered fit one in the most after the first budget
+    + _runs((1500, 1, "tapered"), (1500, 0, "tapered"), (1500, 2, "tapered"), (2500, 1, "tapered"),
+            (2500, 0, "tapered"))
+    # the last weighting's beam 1,000 wide finds short lines the others miss (15745: 23 moves, as
+    # published, alone at 22,000 nodes)
+    + _runs((1000, 2), (500, 0), (500, 1), (500, 2), (1500, 1), (1500, 0), (1500, 2))
+    # then from points along the best, and the widest
+    + [run for width in (150, 500, 1500) for run in schedule((width,), WEIGHTS) if run.cut]
+    + schedule((4000,), WEIGHTS)
+)
 
 
 # a beam state: columns, cells, foundations, parent, the moves from the parent (a player
@@ -302,9 +291,7 @@ class Improver:
     """Shorter solutions of ``position`` than ``first`` (a solution of it), found in slices."""
 
     def __init__(self, position: Position, first: Sequence[Move], rules: Rules = FREECELL,
-                 widths: Sequence[int] = WIDTHS, unit: str = "record",
-                 weights: Sequence[Weights] = WEIGHTS, cuts: bool = True,
-                 wide_first: int = WIDE_FIRST, share: float | None = SHARE) -> None:
+                 runs: Sequence[Run] = RUNS, unit: str = "record", share: float | None = SHARE) -> None:
         if unit not in (RECORD, TURNS):
             raise ValueError(f"unit must be {RECORD!r} or {TURNS!r}")
         self.unit = unit
@@ -320,11 +307,11 @@ class Improver:
         # auto-play sends cards home that the game's safe auto-move leaves, each a turn there
         self.fewest = list(first)
         self.fewest_turns = self.turns
-        self._beams(rules, schedule(widths, weights, cuts, wide_first), weights)
+        self._beams(rules, list(runs))
         self._improve(list(first))  # the shortening pass on the first, once
         self._start_run()
 
-    def _beams(self, rules: Rules, runs: list[Run], weights: Sequence[Weights]) -> None:
+    def _beams(self, rules: Rules, runs: list[Run]) -> None:
         """The beams to run, in order, and none under way yet."""
         self.runs = runs
         self.nodes = 0
@@ -333,7 +320,7 @@ class Improver:
         self.found_by: list[Run] = []  # the beam that found each shorter solution (in the unit searched)
         self.done = False
         self._gen = MoveGen(rules)
-        self._costs = {w: Cache(partial(_blocks, w=w)) for w in weights}
+        self._costs = {w: Cache(partial(_blocks, w=w)) for w in {run.weights for run in runs}}
         self._run = -1  # index in runs of the beam under way
         self._level: list[_State] = []
         self._at = 0  # the next state of the level to expand
@@ -426,7 +413,7 @@ class Improver:
         bound = (self.fewest_turns if self.unit == TURNS else self.count) - self._less
         if not self._next or self._depth >= bound - 1 + PAST_BEST:
             return False  # nothing left, or past the best solution (PAST_BEST)
-        width = self.runs[self._run].width
+        width = self.runs[self._run].width_at(self._depth)
         if self.share is None:
             chosen = heapq.nsmallest(width, self._next.values(), key=lambda e: e[0])
         else:
@@ -565,7 +552,7 @@ class FirstBeam(Improver):
         self.turns = self.fewest_turns = FIRST_LEVELS
         self.solution: list[Move] | None = None
         beams = [Run(width, WEIGHTS[w]) for width, w in runs]
-        self._beams(rules, beams, sorted({run.weights for run in beams}))
+        self._beams(rules, beams)
         self._start_run()
 
     @property

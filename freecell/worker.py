@@ -91,7 +91,7 @@ import json
 from typing import Any
 
 from .counts import game_count, record_count
-from .improve import TURNS, Improver
+from .improve import TURNS, WEIGHTS, WIDTHS, Improver, schedule
 from .known import KnownPath
 from .piles import Move, MoveError
 from .position import BoardError, Position
@@ -282,7 +282,7 @@ class Service:
         # each width's beams along the best before the next width: they pay more within the seconds
         # the page has for the par (bench.par: 447 turns at 5 s over deals 1-12, against 457 when the
         # widths up to 1,500 first run from the start)
-        imp = Improver(solver.position, result.moves, solver.rules, unit=TURNS, wide_first=0)
+        imp = Improver(solver.position, result.moves, solver.rules, schedule(WIDTHS, WEIGHTS), unit=TURNS)
         self.improver = (job.id, job.key, imp)
         self._improve_started = False
         # the shortening pass in Improver() may have found fewer turns already: sent at the next slice

@@ -11,7 +11,7 @@ import pytest
 
 from freecell.counts import game_count, record_count
 from freecell.engine import NotASolutionError, verify_solution
-from freecell.improve import Improver, Weights
+from freecell.improve import WEIGHTS, Improver, Run, Weights, schedule
 from freecell.piles import FOUNDATION, Move
 from freecell.position import Position
 from freecell.rules import FREECELL
@@ -57,7 +57,7 @@ def test_shorter_solutions_replay_and_win(n: int) -> None:
 
 def test_never_longer_than_the_first() -> None:
     pos, moves = first(2)
-    imp = Improver(pos, moves, widths=(2,))  # a beam too narrow to find anything shorter
+    imp = Improver(pos, moves, runs=schedule((2,), WEIGHTS))  # a beam too narrow to find anything shorter
     while not imp.done:
         imp.run(max_nodes=50)
     assert record_count(imp.best) <= record_count(moves)
@@ -69,7 +69,7 @@ def shortest(n: int, weights: tuple[Weights, ...] | None = None, cuts: bool = Tr
     from freecell.improve import WEIGHTS
 
     pos, moves = first(n)
-    imp = Improver(pos, moves, widths=(150,), weights=WEIGHTS if weights is None else weights, cuts=cuts)
+    imp = Improver(pos, moves, runs=schedule((150,), WEIGHTS if weights is None else weights, cuts))
     while not imp.done:
         imp.run(max_nodes=500)
     verify_solution(pos, imp.best, FREECELL)
@@ -81,7 +81,7 @@ def test_a_second_weighting_finds_what_the_first_misses() -> None:
 
     one = shortest(4721, WEIGHTS[:1], cuts=False)
     two = shortest(4721, WEIGHTS[:2], cuts=False)
-    assert [r for r in two.runs] == [(150, w, 0) for w in WEIGHTS[:2]]
+    assert two.runs == [Run(150, w) for w in WEIGHTS[:2]]
     assert two.count < one.count  # deal 4721: 38 moves against 40
 
 
@@ -104,7 +104,7 @@ def test_a_beam_goes_past_the_best_for_what_the_shortening_pass_makes_shorter() 
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(improve, "PAST_BEST", past)
             # the beams as PAST_BEST was measured with: each level the best, whatever its branch
-            imp = Improver(pos, moves, widths=(40, 150), weights=WEIGHTS[:1], cuts=False, share=None)
+            imp = Improver(pos, moves, runs=schedule((40, 150), WEIGHTS[:1], False), share=None)
             while not imp.done:
                 imp.run(max_nodes=2000)
         verify_solution(pos, imp.best, FREECELL)
@@ -143,7 +143,7 @@ def test_a_beam_keeps_its_variety_and_does_not_die_in_one_dead_end() -> None:
     pos, moves = first(14153)
     counts = []
     for share in (None, SHARE):
-        imp = Improver(pos, moves, widths=(500,), weights=WEIGHTS[:1], cuts=False, share=share)
+        imp = Improver(pos, moves, runs=schedule((500,), WEIGHTS[:1], False), share=share)
         while not imp.done:
             imp.run(max_nodes=2000)
         verify_solution(pos, imp.best, FREECELL)
@@ -155,7 +155,7 @@ def test_a_beam_keeps_its_variety_and_does_not_die_in_one_dead_end() -> None:
 
 def test_the_game_turns_unit_also_starts_along_the_best() -> None:
     pos, moves = first(2)
-    imp = Improver(pos, moves, widths=(150,), unit="turns")
+    imp = Improver(pos, moves, runs=schedule((150,), WEIGHTS), unit="turns")
     while not imp.done:
         imp.run(max_nodes=500)
     assert any(r.cut for r in imp.found_by)  # deal 2: 33 turns, then 32 from after the fifth
@@ -324,23 +324,27 @@ def test_improve_for_counted_in_nodes_gives_the_same_answer_on_any_clock() -> No
 def test_a_deal_the_narrow_beams_all_solve_the_long_way_is_solved_short_in_the_first_budget() -> None:
     # deal 9464: the 40- and 150-wide beams all find 28 moves (the published 20), short enough for the
     # stopping rule to stop at the first budget; the lighter weighting's 300-wide beam finds 21 there
-    from freecell.improve import EARLY, improve_for
+    from freecell.improve import RUNS, improve_for
 
     pos, moves = first(9464)
     imp = improve_for(pos, moves, FREECELL, seconds=0.4, max_seconds=3.0, rate=32_500)
     assert imp.nodes <= 13_000 + 200 and imp.count <= 21 < 28
-    assert imp.found_by[-1].width == EARLY
+    assert imp.found_by[-1] == Run(300, WEIGHTS[1]) and RUNS.index(imp.found_by[-1]) < 6
     verify_solution(pos, imp.best, FREECELL)
 
 
-def test_the_last_weightings_1000_wide_beam_runs_first_after_the_first_budget() -> None:
-    # deal 15745 (published: 23 moves): the first budget's beams find 25, and so does the lighter
-    # weighting's 1,500-wide beam that came next; the last weighting's 1,000 wide, first after the first
-    # budget now, finds 23 at 35,000 nodes (before: 25 at the most, 96,600)
-    from freecell.improve import BETWEEN, WEIGHTS, Run, improve_for
+def test_a_tapered_wide_beam_finds_the_short_line_for_about_half_the_nodes() -> None:
+    # deal 29581 (published: 28 moves): 40 moves at the most (96,600 nodes) when its beams were all
+    # untapered; the lighter weighting's 1,500-wide beam alone finds 34 at 44,930 nodes, past the most
+    # after the first budget and one other wide beam; tapered, it finds 34 at 24,486
+    from freecell.improve import RUNS
 
-    pos, moves = first(15745)
-    imp = improve_for(pos, moves, FREECELL, seconds=0.4, max_seconds=3.0, rate=32_500)
-    assert imp.count == 23 and imp.nodes <= 35_200, (imp.count, imp.nodes)
-    assert imp.found_by[-1] == Run(BETWEEN, WEIGHTS[2])
+    pos, moves = first(29581)
+    tapered = Run(1500, WEIGHTS[1], taper=True)
+    imp = Improver(pos, moves, runs=[tapered])
+    while not imp.done:
+        imp.run(max_nodes=2000)
+    assert imp.count <= 34 and imp.nodes <= 25_000, (imp.count, imp.nodes)
+    assert imp.count <= 1.35 * 28 < record_count(moves)
     verify_solution(pos, imp.best, FREECELL)
+    assert RUNS.index(tapered) == 6  # the first beam after the first budget's six
