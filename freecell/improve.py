@@ -8,12 +8,12 @@ free, every other move one, a multi-card move one):
 
 * a beam search over such player moves: level by level (a level is one
   player move more), each state's children with maximum auto-play, the
-  :data:`WIDTHS` best of them by an estimate kept for the next level (states
+  beam's width best of them by an estimate kept for the next level (states
   met at an earlier level dropped), until a level holds a won state; never
   deeper than the shortest solution known less one, and :data:`PAST_BEST`
   levels more: the shortening pass makes many a solution as long as the best
   shorter than it;
-* the beam widens run after run (:data:`WIDTHS`): wider beams find shorter
+* the beam widens run after run (:data:`RUNS`; the worker's :data:`WIDTHS`): wider beams find shorter
   solutions, and cost more; each width is run with each of the estimate's
   weightings (:data:`WEIGHTS`) in turn, since a deal that one weighting leads
   astray another often solves shorter;
@@ -26,7 +26,8 @@ free, every other move one, a multi-card move one):
   the levels near the start, where a short line parts from the long ones,
   keep the full width, and a wide beam costs about 60% of its nodes; on the
   deals whose short line only a 1,500-wide beam finds, the tapered one
-  mostly finds it too, and three of them fit in the most where one did;
+  mostly finds it too, and three of them fit in the most after the first
+  budget, where not two did;
 * :data:`RUNS` is the order of :func:`improve_for` (and of the command
   line), rules as data: the narrow beams of the first budget, then the wide
   tapered ones from the start, then the others, then the cut runs;
@@ -177,14 +178,14 @@ def schedule(widths: Sequence[int], weights: Sequence[Weights], cuts: bool = Tru
     return [run for width in widths for run in start(width) + along(width)]
 
 
-def _runs(*beams: tuple[int, int] | tuple[int, int, str]) -> list[Run]:
-    """Beams from the start: ``(width, index in WEIGHTS)``, ``"tapered"`` after them for a tapered one."""
-    return [Run(b[0], WEIGHTS[b[1]], taper=len(b) > 2) for b in beams]
+def _runs(*beams: tuple[int, int], taper: bool = False) -> list[Run]:
+    """Beams from the start, each ``(width, index in WEIGHTS)``."""
+    return [Run(width, WEIGHTS[w], taper=taper) for width, w in beams]
 
 
 # improve_for's beams (and the command line's), in order.  Played on profiles of each beam alone
 # (bench.schedule), improve_for's rule on their exact curves:
-RUNS = (
+RUNS = tuple(
     # the first budget (0.4 s, 13,000 nodes): the narrow beams, and the lighter weighting's 300 wide in
     # the place of its 150 wide: deals 9464 and 20667 (the published 20) stop there with 28 moves from
     # the narrow beams, and this beam finds 21 and 22 (18 deals once over 1.35 times the published:
@@ -193,12 +194,14 @@ RUNS = (
     # then the wide beams, tapered: the deals nearest 1.35 times the published find their short line
     # only in a beam 1,500 wide (29581: 34 moves, the published 28, at 44,930 nodes; or in one 2,500
     # wide tapered, 33 at 39,236), and the beams untapered fit one in the most after the first budget
-    + _runs((1500, 1, "tapered"), (1500, 0, "tapered"), (1500, 2, "tapered"), (2500, 1, "tapered"),
-            (2500, 0, "tapered"))
+    + _runs((1500, 1), (1500, 0), (1500, 2), (2500, 1), (2500, 0), taper=True)
     # the last weighting's beam 1,000 wide finds short lines the others miss (15745: 23 moves, as
-    # published, alone at 22,000 nodes)
+    # published, where the others find 25; first after the first budget it found it at 35,000 nodes,
+    # after the tapered beams it is past the most for that deal)
     + _runs((1000, 2), (500, 0), (500, 1), (500, 2), (1500, 1), (1500, 0), (1500, 2))
-    # then from points along the best, and the widest
+    # then from points along the best: after every beam from the start, as the cut runs are many and a
+    # deal whose short line only a wide beam finds would spend its budget on them first (17173: 34 moves,
+    # 19 from a 1,500-wide beam in half a second); and last the widest
     + [run for width in (150, 500, 1500) for run in schedule((width,), WEIGHTS) if run.cut]
     + schedule((4000,), WEIGHTS)
 )
