@@ -26,11 +26,10 @@ free, every other move one, a multi-card move one):
   the levels near the start, where a short line parts from the long ones,
   keep the full width, and a wide beam costs about 60% of its nodes; on the
   deals whose short line only a 1,500-wide beam finds, the tapered one
-  mostly finds it too, and three of them fit in the most after the first
-  budget, where not two did;
+  mostly finds it too, and two fit in the most where one did;
 * :data:`RUNS` is the order of :func:`improve_for` (and of the command
-  line), rules as data: the narrow beams of the first budget, then the wide
-  tapered ones from the start, then the others, then the cut runs;
+  line), rules as data: the narrow beams of the first budget, one 1,000
+  wide, then the wide ones tapered, then the others, then the cut runs;
   :func:`schedule` makes the plainer order of any widths (each width from
   the start, then along the best, before the next: the worker's, whose few
   seconds of a slower engine the cut runs of the narrow beams pay more);
