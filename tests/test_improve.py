@@ -333,6 +333,19 @@ def test_a_deal_the_narrow_beams_all_solve_the_long_way_is_solved_short_in_the_f
     verify_solution(pos, imp.best, FREECELL)
 
 
+def test_the_last_weightings_1000_wide_beam_runs_first_after_the_first_budget() -> None:
+    # deal 15745 (published: 23 moves): the first budget's beams find 25, and so does the lighter
+    # weighting's 1,500-wide beam when it came next; the last weighting's 1,000 wide, first after the
+    # first budget, finds 23 at 35,000 nodes (after it: 25 at the most, 96,600)
+    from freecell.improve import RUNS, improve_for
+
+    pos, moves = first(15745)
+    imp = improve_for(pos, moves, FREECELL, seconds=0.4, max_seconds=3.0, rate=32_500)
+    assert imp.count == 23 and imp.nodes <= 35_200, (imp.count, imp.nodes)
+    assert imp.found_by[-1] == Run(1000, WEIGHTS[2]) == RUNS[6]
+    verify_solution(pos, imp.best, FREECELL)
+
+
 def test_a_tapered_wide_beam_finds_the_short_line_for_about_half_the_nodes() -> None:
     # deal 29581 (published: 28 moves): 40 moves at the most (96,600 nodes) when its beams were all
     # untapered; the lighter weighting's 1,500-wide beam alone finds 34 at 44,930 nodes, past the most
