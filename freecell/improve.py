@@ -182,8 +182,9 @@ def _runs(*beams: tuple[int, int], taper: bool = False) -> list[Run]:
     return [Run(width, WEIGHTS[w], taper=taper) for width, w in beams]
 
 
-# improve_for's beams (and the command line's), in order.  Played on profiles of each beam alone
-# (bench.schedule), improve_for's rule on their exact curves:
+# improve_for's beams (and the command line's), in order: chosen on profiles of each beam alone
+# (bench.schedule, improve_for's rule on their exact curves), then checked by runs of the orders
+# themselves (bench/README.md: a sample chosen by one order's worst deals favours any other order)
 RUNS = tuple(
     # the first budget (0.4 s, 13,000 nodes): the narrow beams, and the lighter weighting's 300 wide in
     # the place of its 150 wide: deals 9464 and 20667 (the published 20) stop there with 28 moves from
