@@ -30,12 +30,20 @@ class Unreachable(AssertionError):
     """The point of a card or pile is covered by another element: what a test reports as failed."""
 
 
+def _card_selector(card: str) -> str:
+    return f'{CARDS}[data-card="{card}"]'
+
+
+def _pile_selector(pile: str) -> str:
+    return f'svg#table g#piles rect.pile[data-pile="{pile}"]'
+
+
 def card_locator(page: Any, card: str) -> Any:
-    return page.locator(f'{CARDS}[data-card="{card}"]')
+    return page.locator(_card_selector(card))
 
 
 def pile_locator(page: Any, pile: str) -> Any:
-    return page.locator(f'svg#table g#piles rect.pile[data-pile="{pile}"]')
+    return page.locator(_pile_selector(pile))
 
 
 # --- where to click --------------------------------------------------------------------
@@ -43,8 +51,8 @@ def pile_locator(page: Any, pile: str) -> Any:
 # Both functions: let animations end, make sure the box is still for two frames,
 # scroll it into view if needed, then look for a point where the element itself
 # is on top.
-_SETTLE_JS = """
-async ([el, kind]) => {
+_SETTLE_FN = """
+async function settle(el, kind) {
   const running = () => document.getAnimations().filter(a => {
     const t = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
     return a.playState === 'running' && !(t && t.iterations === Infinity);
@@ -76,8 +84,8 @@ async ([el, kind]) => {
 }
 """
 
-_CARD_POINT_JS = """
-([el, frac]) => {
+_CARD_POINT_FN = """
+function point(el, frac) {
   const r = el.getBoundingClientRect();
   const xs = [0.5, 0.35, 0.65, 0.2, 0.8];
   const ys = [frac, frac * 0.6, frac * 1.4, frac * 0.3];
@@ -92,8 +100,8 @@ _CARD_POINT_JS = """
 }
 """
 
-_PILE_POINT_JS = """
-([el, pile]) => {
+_PILE_POINT_FN = """
+function point(el, pile) {
   const r = el.getBoundingClientRect();
   const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
   const left = Math.max(r.left, 0), right = Math.min(r.right, innerWidth);
@@ -118,14 +126,23 @@ _PILE_POINT_JS = """
 """
 
 
-def _point(page: Any, locator: Any, kind: str, js: str, extra: object, what: str) -> tuple[float, float]:
-    locator.wait_for(state="attached", timeout=STEP_TIMEOUT)
-    handle = locator.element_handle(timeout=STEP_TIMEOUT)
-    try:
-        page.evaluate(_SETTLE_JS, [handle, kind])
-        p = page.evaluate(js, [handle, extra])
-    finally:
-        handle.dispose()
+def _point_js(point_fn: str) -> str:
+    """One call into the page: find the element, let it settle, pick the point (``null``: not there
+    yet).  A round trip per point, not five: a move is two points, and the tests play hundreds."""
+    return ("async ([selector, kind, extra]) => {\n" + _SETTLE_FN + point_fn
+            + "  const el = document.querySelector(selector);\n  if (el === null) return null;\n"
+            + "  await settle(el, kind);\n  return point(el, extra);\n}")
+
+
+_CARD_POINT_JS = _point_js(_CARD_POINT_FN)
+_PILE_POINT_JS = _point_js(_PILE_POINT_FN)
+
+
+def _point(page: Any, selector: str, kind: str, js: str, extra: object, what: str) -> tuple[float, float]:
+    p = page.evaluate(js, [selector, kind, extra])
+    if p is None:  # not drawn yet: wait for it as long as a step may take
+        page.locator(selector).wait_for(state="attached", timeout=STEP_TIMEOUT)
+        p = page.evaluate(js, [selector, kind, extra])
     if "covered" in p:
         raise Unreachable(f"{what} cannot be reached: the top element there is {p['covered']}")
     return float(p["x"]), float(p["y"])
@@ -133,12 +150,12 @@ def _point(page: Any, locator: Any, kind: str, js: str, extra: object, what: str
 
 def card_point(page: Any, card: str, frac: float = 0.08) -> tuple[float, float]:
     """A visible point of a card near its top edge (the strip a covered card shows)."""
-    return _point(page, card_locator(page, card), "card", _CARD_POINT_JS, frac, f"the card {card}")
+    return _point(page, _card_selector(card), "card", _CARD_POINT_JS, frac, f"the card {card}")
 
 
 def pile_point(page: Any, pile: str) -> tuple[float, float]:
     """A point over a pile's drop area: on the area itself, else on a card of that pile."""
-    return _point(page, pile_locator(page, pile), "pile", _PILE_POINT_JS, pile, f"the pile {pile}")
+    return _point(page, _pile_selector(pile), "pile", _PILE_POINT_JS, pile, f"the pile {pile}")
 
 
 def click_card(page: Any, card: str) -> None:

@@ -22,6 +22,8 @@
   apply (no request off the machine, no page error, no PyScript error box)
   to what happened during the test.  A test that must see a real boot or a
   reload uses ``fresh_page`` or ``open_context``.
+* ``touch_page``: the same for a phone (a touch screen, a mobile browser), its
+  own shared page, booted once for the touch tests.
 * the solver workers of all these pages do not shorten solutions in idle time
   (``NO_SHORTENING_JS``: up to 3 s of CPU after each solution, which only the
   tests marked ``shortening`` look at; they get a page of their own whose
@@ -227,11 +229,13 @@ class Shared:
         self.log.console.append(f"{msg.type}: {msg.text}")
 
 
-@pytest.fixture(scope="session")
-def shared(browser: Any, browser_context_args: dict[str, Any], site: str) -> Iterator[Shared]:
+def _shared_context(browser: Any, args: dict[str, Any], site: str,
+                    before: str | None = None) -> Iterator[Shared]:
+    """A context whose one page is booted when a test first needs it, then kept (see ``page``);
+    ``before``: an address of the site opened first (a page to go back to)."""
     from .helpers import RECORDER_JS, mark_shared, wait_ready
 
-    context = browser.new_context(**browser_context_args)
+    context = browser.new_context(**args)
     out = Shared(context)
     context.on("request", out.on_request)
     context.route(lambda url: not is_local(url), lambda route: route.abort("blockedbyclient"))
@@ -243,6 +247,8 @@ def shared(browser: Any, browser_context_args: dict[str, Any], site: str) -> Ite
         pg = context.new_page()
         pg.on("pageerror", out.on_page_error)
         pg.on("console", out.on_console)
+        if before is not None:
+            pg.goto(site + before)
         pg.goto(site + "?deal=1")
         wait_ready(pg)
         mark_shared(pg, site)
@@ -251,6 +257,19 @@ def shared(browser: Any, browser_context_args: dict[str, Any], site: str) -> Ite
     out.boot = boot  # type: ignore[attr-defined]
     yield out
     context.close()
+
+
+@pytest.fixture(scope="session")
+def shared(browser: Any, browser_context_args: dict[str, Any], site: str) -> Iterator[Shared]:
+    yield from _shared_context(browser, browser_context_args, site)
+
+
+@pytest.fixture(scope="session")
+def shared_touch(browser: Any, browser_context_args: dict[str, Any], site: str) -> Iterator[Shared]:
+    """The shared page of a phone (a touch screen, a mobile browser): a small file of the site
+    opened before it, a page that a swipe which navigated would go back to."""
+    args = {**browser_context_args, "has_touch": True, "is_mobile": True}
+    yield from _shared_context(browser, args, site, before="static/README.txt")
 
 
 _RESET_JS = """
@@ -299,6 +318,17 @@ def page(request: pytest.FixtureRequest, shared: Shared, request_log: RequestLog
     if request.node.get_closest_marker("browser_context_args") is not None or shortening(request):
         yield open_context().new_page()
         return
+    yield from _reset_shared(request, shared, request_log)
+
+
+@pytest.fixture
+def touch_page(request: pytest.FixtureRequest, shared_touch: Shared,
+               request_log: RequestLog) -> Iterator[Any]:
+    """The shared page of a phone (``shared_touch``), reset for this test as ``page`` is."""
+    yield from _reset_shared(request, shared_touch, request_log)
+
+
+def _reset_shared(request: pytest.FixtureRequest, shared: Shared, request_log: RequestLog) -> Iterator[Any]:
     pg = shared.page
     if not restartable(pg):
         if pg is not None and not pg.is_closed():

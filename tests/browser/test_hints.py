@@ -307,8 +307,12 @@ def test_hint_on_a_fresh_deal_is_legal_and_a_second_press_plays_it(page: Any, si
 def test_a_fresh_deal_gets_the_solvers_difficulty_label(page: Any, site: str, deal: int) -> None:
     open_recorded(page, deal_url(site, deal))
     expect_status(page, "winnable", "yes", timeout=WORKER_TIMEOUT)
-    result = next(e["data"] for e in worker_log(page)
-                  if e["dir"] == "in" and (e["data"] or {}).get("type") == "result")
+    # the answer to this deal's request (a search of the last test's deal may answer late)
+    log, board = worker_log(page), Position.deal(deal).to_text()
+    asked = {e["data"]["id"] for e in log if e["dir"] == "out" and (e["data"] or {}).get("type") == "solve"
+             and e["data"].get("board") == board}
+    result = next(e["data"] for e in log if e["dir"] == "in" and (e["data"] or {}).get("type") == "result"
+                  and e["data"].get("id") in asked)
     level = difficulty(result["nodes"])  # the worker's effort on this deal, labelled
     assert result["difficulty"] == level
     # the same search in CPython: the label is the solver's, not the page's guess

@@ -546,8 +546,8 @@ def test_moving_beyond_the_slop_is_a_drag_not_a_long_press(page: Any, site: str)
     assert status_value(page, "moves") == "0"
 
 
-def test_long_press_by_touch(open_context: Any, site: str) -> None:
-    page = open_context(has_touch=True).new_page()
+def test_long_press_by_touch(touch_page: Any, site: str) -> None:
+    page = touch_page
     x, y = _open_picker_page(page, site)
     cdp = page.context.new_cdp_session(page)
 

@@ -283,8 +283,8 @@ def test_drag_and_drop_move(page: Any, site: str) -> None:
 
 
 @browser
-def test_touch_tap_tap_move(open_context: Any, site: str) -> None:
-    page = open_context(has_touch=True).new_page()
+def test_touch_tap_tap_move(touch_page: Any, site: str) -> None:
+    page = touch_page
     open_page(page, deal_url(site, DEAL))
     game = Game(deal=DEAL)
     move = OTHER_MOVES[1]  # QH (column 8) onto KC (column 3)
