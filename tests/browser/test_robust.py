@@ -242,8 +242,9 @@ def test_a_watched_game_reloaded_and_played_to_the_win_is_not_a_win(page: Any, s
     bar = page.locator("[data-panel=watch]")
     expect(bar).to_have_attribute("data-state", "playing")
     total = int(bar.get_attribute("data-total") or 0)
-    assert total > 8, total
-    page.clock.run_for(LEAD_MS + WATCH_STEP_MS["normal"] * (total - 4))  # watched to 4 steps from its end
+    assert total > 12, total
+    # watched to 6 steps from its end on the page's clock (which also flows: room for 5 s of it)
+    page.clock.run_for(LEAD_MS + WATCH_STEP_MS["normal"] * (total - 6))
     page.wait_for_function("(n) => Number(document.querySelector('[data-panel=watch]').dataset.step) >= n",
                            arg=total - 6, timeout=STEP_TIMEOUT * 3)
     page.keyboard.press("Space")  # pause
@@ -252,7 +253,7 @@ def test_a_watched_game_reloaded_and_played_to_the_win_is_not_a_win(page: Any, s
     page.reload()
     wait_ready(page)
     game = stored_game(page)
-    assert game.moves >= total - 6
+    assert game.moves >= total - 6 and not game.is_won()
     expect_game(page, game)
     result = Solver(game.position, game.rules).solve(max_nodes=200_000)
     assert result.verdict == "solved"
