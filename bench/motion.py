@@ -10,6 +10,8 @@ One page (1280x800, ``?deal=1``; a second one on a board for the runs), the
 moves played as a player does, each undone before the next:
 
 * ``drag``: 6♠ (column 1) dragged to free cell ``a``, the mouse let go over it;
+* ``tap``: the same move by two clicks, 6♠ then free cell ``a`` (the second timed): the
+  moved card is drawn over the others from then on, where a drag had put it on top already;
 * ``refused``: 6♠ dragged onto 9♣ (column 2) and let go: it glides back;
 * ``tap run``: on a board where 5♣ 4♥ end column 1, one free cell and column
   3 empty, a tap on 5♣ then on column 3: three single-card steps in sequence;
@@ -17,10 +19,14 @@ moves played as a player does, each undone before the next:
 
 What is measured, by a script in the page (``performance.now()``):
 
+* *handler*: how long the page's own handling of that ``pointerup`` (or
+  ``keydown``) took, all of it (the table, the bars, the names the screen reader
+  reads, the save): from the event's listener on ``window`` in its capture
+  phase, the first to run, to its listener on ``window`` as it bubbles, the last;
 * *release -> table*: from the ``pointerup`` (or ``keydown``) event's time
   stamp to the mutation of the cards (``data-pile`` of a card, or its
-  ``transform``: the table updated), and to the next animation frame after
-  it (the update on the screen);
+  ``transform``: the table updated), and to the end of the next frame's
+  drawing after it (its style, layout and paint: the update on the screen);
 * *animation*: how long the cards' Web Animations run (their ``finished``),
   the frame intervals while they run (``requestAnimationFrame``: the longest,
   and how many are over 34 ms, i.e. two frames missed at 60 Hz), and the long
@@ -57,17 +63,27 @@ RECORDER = r"""
   } catch (e) { /* no long task timing here */ }
   // arm(): the next input starts a run; the run ends when every card animation has finished
   rec.arm = () => {
-    const run = {input: null, table: null, painted: null, end: null, frames: [], animations: 0};
+    const run = {input: null, caught: null, handled: null, table: null, painted: null, end: null, frames: [],
+                 animations: 0};
     rec.runs.push(run);
     const start = (e) => {
       if (run.input !== null) return;
       run.input = e.timeStamp;
+      run.caught = performance.now();
+      const done = () => { run.handled = performance.now(); };
+      window.addEventListener(e.type, done, {once: true});  // after the page's listeners
       const cards = document.getElementById('cards');
       const obs = new MutationObserver(() => {
         if (run.table !== null) return;
         run.table = performance.now();
         obs.disconnect();
-        requestAnimationFrame((t) => { run.painted = performance.now(); });
+        // the next frame, drawn: a task queued from its animation frame callback runs once the
+        // frame's style, layout and paint are done
+        requestAnimationFrame(() => {
+          const ch = new MessageChannel();
+          ch.port1.onmessage = () => { run.painted = performance.now(); };
+          ch.port2.postMessage(0);
+        });
       });
       obs.observe(cards, {attributes: true, subtree: true, attributeFilter: ['data-pile', 'style']});
       // the page's own handler runs first (the table's listener); then the animations exist
@@ -123,12 +139,13 @@ def measured(page: Any, act: Any) -> dict[str, Any]:
     page.evaluate("() => window.__motion.arm()")
     act()
     page.wait_for_function("() => { const r = window.__motion.runs.at(-1); return r.end !== null "
-                           "&& r.painted !== null; }", timeout=20_000)
+                           "&& r.painted !== null && r.handled !== null; }", timeout=20_000)
     run, longtasks = page.evaluate("() => [window.__motion.runs.at(-1), window.__motion.longtasks]")
     frames = run["frames"]
     gaps = [b - a for a, b in itertools.pairwise(frames)]
     during = [t for t in longtasks if t["start"] + t["duration"] >= run["input"] and t["start"] <= run["end"]]
     return {
+        "handler": run["handled"] - run["caught"],
         "table": run["table"] - run["input"],
         "painted": run["painted"] - run["input"],
         "animation": run["end"] - run["input"],
@@ -153,7 +170,7 @@ def bench(rounds: int, speed: str) -> dict[str, list[dict[str, Any]]]:
     from playwright.sync_api import sync_playwright
 
     dist = build.build()
-    out: dict[str, list[dict[str, Any]]] = {"drag": [], "refused": [], "tap run": [], "undo": []}
+    out: dict[str, list[dict[str, Any]]] = {"drag": [], "tap": [], "refused": [], "tap run": [], "undo": []}
     with build.serving(dist) as url, sync_playwright() as p:
         browser = p.chromium.launch(**build.chromium_launch_args())
         ctx = browser.new_context(viewport={"width": 1280, "height": 800}, service_workers="block",
@@ -177,6 +194,11 @@ def bench(rounds: int, speed: str) -> dict[str, list[dict[str, Any]]]:
             cell = center(page, 'rect.pile[data-pile="a"]')
             out["drag"].append(measured(page, lambda c=cell: drag(page, "6S", c)))
             out["undo"].append(measured(page, lambda: page.keyboard.press("u")))
+            settle(page)
+            page.mouse.click(*center(page, 'g.card[data-card="6S"]', 0.08))
+            out["tap"].append(measured(page, lambda c=cell: page.mouse.click(*c)))
+            settle(page)
+            page.keyboard.press("u")
             nine = center(page, 'g.card[data-card="9C"]', 0.5)
             out["refused"].append(measured(page, lambda n=nine: drag(page, "6S", n)))
         page.goto(url + "?board=" + quote(run_board().to_text(), safe=""))
@@ -203,13 +225,14 @@ def main(argv: list[str] | None = None) -> int:
     after = loadavg()
     print(f"load average before {' '.join(f'{x:.2f}' for x in before)}, "
           f"after {' '.join(f'{x:.2f}' for x in after)} ({os.cpu_count()} cores); speed {args.speed}")
-    print(f"{'':10} {'release->table':>15} {'->painted':>11} {'animation':>11} {'longest frame':>14} "
-          f"{'missed':>7} {'long tasks':>11} {'longest task':>13}   (median / p90, ms)")
+    print(f"{'':10} {'handler':>9} {'release->table':>15} {'->painted':>11} {'animation':>11} "
+          f"{'longest frame':>14} {'missed':>7} {'long tasks':>11} {'longest task':>13}   (median / p90, ms)")
     for kind, runs in data.items():
-        keys = ("table", "painted", "animation", "longest frame", "missed", "long tasks", "longest task")
+        keys = ("handler", "table", "painted", "animation", "longest frame", "missed", "long tasks",
+                "longest task")
         s = {k: summary([float(r[k]) for r in runs]) for k in keys}
         cells = [f"{s[k]['median']:.0f}/{s[k]['p90']:.0f}" for k in keys]
-        widths = (15, 11, 11, 14, 7, 11, 13)
+        widths = (9, 15, 11, 11, 14, 7, 11, 13)
         print(f"{kind:10} " + " ".join(f"{c:>{w}}" for c, w in zip(cells, widths, strict=True)))
     first = ", ".join(f"{kind} {runs[0]['table']:.0f} ms (longest task {runs[0]['longest task']:.0f})"
                       for kind, runs in data.items())

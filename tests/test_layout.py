@@ -30,6 +30,7 @@ from freecell.ui.table.layout import (
     Spot,
     compute_layout,
     gap_needed,
+    restack,
     stacking,
 )
 
@@ -379,6 +380,40 @@ def test_a_new_deal_is_drawn_lower_cards_first(before: int, after: int) -> None:
     order, lifted = stacking(new, moved)
     assert sorted(order) == list(range(52)) and moved <= lifted
     assert _drawn_in_pile_order(new, order)
+
+
+def _longest_increasing(seq: list[int]) -> int:
+    best = [1] * len(seq)  # quadratic: the plain way, to check the fast one
+    for i in range(len(seq)):
+        for j in range(i):
+            if seq[j] < seq[i]:
+                best[i] = max(best[i], best[j] + 1)
+    return max(best, default=0)
+
+
+@given(st.permutations(list(range(12))), st.permutations(list(range(12))))
+def test_restack_draws_the_wanted_order_moving_the_fewest_cards(drawn: list[int], wanted: list[int]) -> None:
+    """The document order the view gets by carrying out ``restack``'s moves one by one (as
+    ``insertBefore`` does) is the wanted one, and only the cards off the longest run in order move."""
+    doc = list(drawn)
+    moves = restack(drawn, wanted)
+    for card, before in moves:
+        doc.remove(card)
+        doc.insert(len(doc) if before is None else doc.index(before), card)
+    assert doc == wanted
+    at = {c: i for i, c in enumerate(drawn)}
+    assert len(moves) == len(wanted) - _longest_increasing([at[c] for c in wanted])
+
+
+def test_a_move_of_one_card_moves_one_element() -> None:
+    layout = compute_layout(1280, 800, 4, 8)
+    game = Game(deal=1)
+    before = stacking(layout.spots(game.position), set())[0]
+    game.play(game.legal_moves()[0])
+    new = layout.spots(game.position)
+    old = layout.spots(Game(deal=1).position)
+    moved = {c for c in new if (old[c].pile, old[c].index) != (new[c].pile, new[c].index)}
+    assert len(restack(before, stacking(new, moved)[0])) == len(moved) == 1
 
 
 def test_deal_1_then_11982_keeps_the_three_of_clubs_under_the_king() -> None:

@@ -53,6 +53,7 @@ class Bars:
         self._lane: object = None
         self._shown = MessageLine("")
         self._message_timer: Any = None
+        self._fit_pending = False
 
     def resized(self) -> None:
         """The page changed size: the floating bars are placed anew."""
@@ -229,9 +230,8 @@ class Bars:
         shown = self._shown
         if shown.text and shown.again is not None:
             self._shown = MessageLine(shown.again(cat), shown.reason, shown.again)
-            el = q('[data-role="message"]')
-            set_text(el, self._shown.text)
-            _fit_message(el)
+            set_text(q('[data-role="message"]'), self._shown.text)
+            self._fit_later()
         elif shown.text:
             self.say(MessageLine(""))
 
@@ -241,17 +241,34 @@ class Bars:
         el = q('[data-role="message"]')
         set_text(el, message.text)
         set_attr(el, "data-reason", message.reason or None)
-        _fit_message(el)
+        self._fit_later()
         self.bindings.cancel(self._message_timer)
         self._message_timer = None
         if message.text:
             self._message_timer = self.bindings.later(MESSAGE_MS, lambda: self.say(MessageLine("")))
 
 
+    def _fit_later(self) -> None:
+        """The message line fitted once before the next paint (:func:`_fit_message`): measured there,
+        its size costs no layout of its own, where measured at once it laid the page out in the middle
+        of a move's drawing, and again at the paint."""
+        if not self._fit_pending:
+            self._fit_pending = True
+            self.bindings.frame(self._fit_now)
+
+    def _fit_now(self) -> None:
+        self._fit_pending = False
+        _fit_message(q('[data-role="message"]'))
+
+
 def _fit_message(el: Any) -> None:
     """The message line in smaller print when its words do not fit (three lines in a phone's two:
     "Too many cards to move at once: at most 16 onto 8♠, not 13 (3 empty free cells, 2 empty
-    columns)." at 360 px), so that none is cut."""
+    columns)." at 360 px), so that none is cut.  An empty line is not measured."""
+    if el is None:
+        return
     set_attr(el, "data-fit", None)
+    if not str(el.textContent or ""):
+        return
     if el.scrollHeight > el.clientHeight or el.scrollWidth > el.clientWidth:
         set_attr(el, "data-fit", "small")

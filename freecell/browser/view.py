@@ -41,7 +41,7 @@ from ..cards import Card, card_text, is_red, rank
 from ..piles import CELL, COLUMN, FOUNDATION
 from ..position import Position
 from ..ui.table.cardart import CORNER
-from ..ui.table.layout import Layout, Rect, Spot, stacking
+from ..ui.table.layout import Layout, Rect, Spot, restack, stacking
 from ..ui.table.sprite import face_id, pile_id
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -285,8 +285,8 @@ class TableView:
         self.trailing = [a for a in self.trailing if str(a.playState) == "running"]
         order, self.lifted = stacking(spots, moved | landing | (self.lifted & set(self.animations)))
         if order != self.order:
-            for c in order:
-                self.cards_g.appendChild(self.card_el[c])
+            for c, under in restack(self.order, order):  # under: the card drawn next over it, or None
+                self.cards_g.insertBefore(self.card_el[c], None if under is None else self.card_el[under])
             self.order = order
         glide = animate and self.animate
         before = dict(self.shown)

@@ -148,10 +148,19 @@ RECORDER_JS = r"""
         el => [el.getAttribute('data-card'), el.getAttribute('data-hint')]),
     });
   };
-  const lostCheck = () => {
-    const text = (document.body ? document.body.textContent : '') + ' ' + document.title;
+  const lostIn = (text) => {
     const m = text.match(/[^.\n]{0,40}\blost\b[^.\n]{0,40}/i);
     if (m) rec.lost.push(m[0]);
+  };
+  // the text that a change put on the page: the text changed, or the nodes added (the whole page
+  // once at the start); read this way, not the whole page's text at each change of the page
+  const lostCheck = (records) => {
+    const parts = [];
+    for (const r of records) {
+      if (r.type === 'characterData') parts.push(r.target.data);
+      else for (const node of r.addedNodes) parts.push(node.textContent || '');
+    }
+    lostIn(parts.join(' '));
   };
   const watch = () => {
     const bar = document.querySelector('[data-panel="hint"]');
@@ -160,6 +169,7 @@ RECORDER_JS = r"""
         attributes: true, attributeFilter: ['data-state', 'hidden'],
         childList: true, characterData: true, subtree: true});
     }
+    lostIn((document.body ? document.body.textContent : '') + ' ' + document.title);
     new MutationObserver(lostCheck).observe(document.documentElement, {
       childList: true, characterData: true, subtree: true});
   };

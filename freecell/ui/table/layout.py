@@ -67,6 +67,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from ...cards import Card, make_card
 from ...piles import CELL, COLUMN, FOUNDATION, Pile
@@ -138,6 +139,51 @@ def stacking(spots: Mapping[Card, Spot], lifted: set[Card]) -> tuple[list[Card],
         lowest[s.pile] = min(lowest.get(s.pile, s.index), s.index)
     up = {c for c, s in spots.items() if s.pile in lowest and s.index >= lowest[s.pile]}
     return sorted(spots, key=lambda c: (c in up, spots[c].index, c)), up
+
+
+def restack(drawn: list[Card], wanted: list[Card]) -> list[tuple[Card, Card | None]]:
+    """The fewest cards to move in the document to draw ``drawn`` in the order ``wanted`` (the same
+    cards): ``(card, before)`` pairs, to carry out in turn, each putting ``card`` just before
+    ``before`` (``None``: at the end).  The cards of the longest run already in the wanted order stay;
+    a move of one card moves one element, where drawing all 52 anew changed every one of them.
+
+    >>> restack([0, 1, 2, 3], [0, 2, 3, 1])
+    [(1, None)]
+    >>> restack([0, 1, 2, 3], [3, 0, 1, 2])
+    [(3, 0)]
+    >>> restack([0, 1, 2], [0, 1, 2])
+    []
+    """
+    at = {c: i for i, c in enumerate(drawn)}
+    seq = [at[c] for c in wanted]
+    # the longest increasing run of places (patience sorting): those cards stay where they are
+    tails: list[int] = []  # tails[k]: index in seq of the smallest tail of a run of length k + 1
+    prev = [-1] * len(seq)
+    for i, v in enumerate(seq):
+        lo, hi = 0, len(tails)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if seq[tails[mid]] < v:
+                lo = mid + 1
+            else:
+                hi = mid
+        prev[i] = tails[lo - 1] if lo else -1
+        if lo == len(tails):
+            tails.append(i)
+        else:
+            tails[lo] = i
+    stay: set[int] = set()
+    i = tails[-1] if tails else -1
+    while i >= 0:
+        stay.add(i)
+        i = prev[i]
+    moves: list[tuple[Card, Card | None]] = []
+    after: Card | None = None  # the card after this one, in place already
+    for i in range(len(wanted) - 1, -1, -1):
+        if i not in stay:
+            moves.append((wanted[i], after))
+        after = wanted[i]
+    return moves
 
 
 @dataclass(frozen=True)
@@ -269,6 +315,7 @@ def _height_limit(height: float, top_rows: int, length: int, min_strip: float) -
     return _largest(CARD_RATIO * cards, top_rows + 2.5, height)
 
 
+@lru_cache(maxsize=64)  # the same box drawn again at each move: one layout, kept (a Layout does not change)
 def compute_layout(
     width: float,
     height: float,

@@ -22,6 +22,7 @@ own sentence, a hint, the win.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ...cards import RANK_NAMES, SUIT_NAMES, Card, make_card, rank, suit
 from ...engine import apply_move, moving_cards
@@ -69,10 +70,17 @@ def _with_selected(cat: Catalogue, label: str, selected: bool) -> str:
 
 
 def column_card_label(cat: Catalogue, pos: Position, col: int, index: int, selected: bool = False) -> str:
-    cards = pos.columns[col]
-    label = cat.t("a11y.card", card=card_words(cat, cards[index]), pile=pile_name(cat, Pile(COLUMN, col)),
-                  i=index + 1, n=len(cards))
-    return _with_selected(cat, label, selected)
+    return _column_labels(cat, col, pos.columns[col], index if selected else len(pos.columns[col]))[index]
+
+
+@lru_cache(maxsize=512)
+def _column_labels(cat: Catalogue, col: int, cards: tuple[Card, ...], selected_from: int) -> tuple[str, ...]:
+    """The names of a column's cards, those from ``selected_from`` on said selected.  Kept for the
+    next drawing: a move changes one or two columns, and the page names every card after each."""
+    pile = pile_name(cat, Pile(COLUMN, col))
+    return tuple(_with_selected(cat, cat.t("a11y.card", card=card_words(cat, c), pile=pile, i=j + 1,
+                                           n=len(cards)), j >= selected_from)
+                 for j, c in enumerate(cards))
 
 
 def pile_label(cat: Catalogue, pos: Position, pile: Pile, selected: bool = False) -> str:
@@ -104,9 +112,8 @@ def accessible_names(
     piles: dict[Pile, str | None] = {}
     for i, col in enumerate(pos.columns):
         pile = Pile(COLUMN, i)
-        for j, c in enumerate(col):
-            sel = selection is not None and selection.pile == pile and j >= selection.index
-            cards[c] = column_card_label(cat, pos, i, j, sel)
+        start = selection.index if selection is not None and selection.pile == pile else len(col)
+        cards.update(zip(col, _column_labels(cat, i, col, start), strict=True))
         piles[pile] = None if col else pile_label(cat, pos, pile)
     for i in range(len(pos.cells)):
         pile = Pile(CELL, i)
