@@ -247,7 +247,6 @@ class Bars:
         if message.text:
             self._message_timer = self.bindings.later(MESSAGE_MS, lambda: self.say(MessageLine("")))
 
-
     def _fit_later(self) -> None:
         """The message line fitted once before the next paint (:func:`_fit_message`): measured there,
         its size costs no layout of its own, where measured at once it laid the page out in the middle
