@@ -408,12 +408,11 @@ def test_restack_draws_the_wanted_order_moving_the_fewest_cards(drawn: list[int]
 def test_a_move_of_one_card_moves_one_element() -> None:
     layout = compute_layout(1280, 800, 4, 8)
     game = Game(deal=1)
-    before = stacking(layout.spots(game.position), set())[0]
-    game.play(game.legal_moves()[0])
+    old = layout.spots(game.position)
+    game.play(game.legal_moves()[0])  # 1a: one card to a free cell, nothing home
     new = layout.spots(game.position)
-    old = layout.spots(Game(deal=1).position)
     moved = {c for c in new if (old[c].pile, old[c].index) != (new[c].pile, new[c].index)}
-    assert len(restack(before, stacking(new, moved)[0])) == len(moved) == 1
+    assert len(restack(stacking(old, set())[0], stacking(new, moved)[0])) == len(moved) == 1
 
 
 def test_deal_1_then_11982_keeps_the_three_of_clubs_under_the_king() -> None:
