@@ -1,6 +1,6 @@
 """The whole test set-up and the whole suite, on a fresh machine: ``python3 tests/run.py``.
 
-1. the pinned test tools (``requirements-dev.txt``);
+1. the pinned test tools (``requirements-dev.txt``), not byte-compiled as they are installed;
 2. a browser for Playwright: Debian's ``/usr/bin/chromium`` when it is there;
    else, as root with apt, Debian's ``chromium`` (and ``freecell-solver-bin``,
    fc-solve, for the differential solver tests, which are skipped without it);
@@ -101,7 +101,9 @@ def browser() -> bool:
 
 def tools() -> bool:
     """Steps 1 to 3 (see the module docstring); whether the suite can run."""
-    if run(sys.executable, "-m", "pip", "install", "-q", "-r", "requirements-dev.txt") != 0:
+    # --no-compile: pip byte-compiles every module it installs (mypy's, Playwright's, Hypothesis's: 7 s of
+    # a fresh venv's 22, here); Python compiles the few the suite imports as it first imports them.
+    if run(sys.executable, "-m", "pip", "install", "-q", "--no-compile", "-r", "requirements-dev.txt") != 0:
         say("the pinned test tools could not be installed (pip install -r requirements-dev.txt failed)")
         return False
     debian_packages()

