@@ -282,7 +282,6 @@ def test_after_one_visit_the_game_plays_hints_and_wins_offline(
     # nothing said on the console but for information, on the first visit, offline, or by a worker
     said = [line for line in request_log.console if not line.startswith(("info: ", "log: ", "debug: "))]
     assert said == [], said
-    print("console:", request_log.console)
 
 
 # --- updates ---------------------------------------------------------------------------------
