@@ -62,15 +62,19 @@ async function fetchBuilt(url, digest) {
   return null;
 }
 
+// Every file fetched and checked; if one is not this build's, the install fails and its cache goes,
+// once every other fetch has ended (a file put after the cache went would bring the cache back).
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await Promise.all(PRECACHE.map(async (url) => {
+    const done = await Promise.allSettled(PRECACHE.map(async (url) => {
       if (await cache.match(url)) return; // left by an install that was cut short
       const response = await fetchBuilt(url, DIGESTS.get(url));
       if (response === null) throw new Error("not the file that was built: " + url);
       await cache.put(url, response);
     }));
+    const failed = done.find((outcome) => outcome.status === "rejected");
+    if (failed) throw failed.reason;
   })().catch(async (error) => {
     await caches.delete(CACHE);
     throw error;

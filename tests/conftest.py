@@ -5,7 +5,8 @@
 * ``browser_type_launch_args`` (pytest-playwright's): Debian's
   ``/usr/bin/chromium`` when it exists (Playwright cannot download its own
   browsers everywhere), else Playwright's Chromium; headless, no sandbox, no
-  GPU, no background traffic (``builder.browsers.chromium_launch_args``).  The
+  GPU, no background traffic (``builder.browsers.chromium_launch_args``), and
+  no request that leaves the machine (``NOTHING_LEAVES``).  The
   Chromium tests (``tests/browser/``) and the cross-engine ones
   (``tests/engines/``) run in it.
 """
@@ -29,5 +30,14 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
     ours = chromium_launch_args()
     args = {**browser_type_launch_args, **{k: v for k, v in ours.items() if k != "args"}}
-    args["args"] = [*browser_type_launch_args.get("args", []), *ours["args"]]
+    args["args"] = [*browser_type_launch_args.get("args", []), *ours["args"], *NOTHING_LEAVES]
     return args
+
+
+# Nothing the tests' Chromium asks for leaves the machine: every request to another host goes to a
+# proxy that is not there (port 9, discard: refused) and fails; Chromium never proxies loopback
+# (127.0.0.1, localhost, [::1]).  The browser tests also log and fail every such request
+# (tests/browser/conftest.py).  (A Playwright route per context did this before: it intercepted
+# every request, about 0.2 CPU-s a page load in Chromium's browser and network processes, and
+# turned the HTTP cache off.)
+NOTHING_LEAVES = ["--proxy-server=http://127.0.0.1:9"]

@@ -8,10 +8,11 @@
 * the browser is Debian's Chromium, headless and quiet (``tests/conftest.py``);
 * ``open_context``: a factory of browser contexts (``open_context(has_touch=True)``)
   whose every request is logged and checked: a URL that is not on 127.0.0.1 /
-  localhost (``data:`` and ``blob:`` are fine) is aborted and fails the test at
-  teardown, and so does an uncaught page error or a PyScript error box
-  (``.py-error``).  ``fresh_page`` is a page of such a context, 1280x800:
-  a real first boot of the page (Pyodide and the solver worker).
+  localhost (``data:`` and ``blob:`` are fine) fails the test at teardown (and
+  fails itself: ``tests/conftest.py``'s ``NOTHING_LEAVES``), and so does an
+  uncaught page error or a PyScript error box (``.py-error``).  ``fresh_page``
+  is a page of such a context, 1280x800: a real first boot of the page (Pyodide
+  and the solver worker).
 * ``page``: the shared page.  One page of one guarded context is booted once
   for the whole run; each test gets it with its storage cleared, reduced
   motion (a test marked ``motion`` gets the glides), its size back to
@@ -172,8 +173,7 @@ def open_context(new_context: Callable[..., Any], request_log: RequestLog,
             ctx.add_init_script(NO_SHORTENING_JS)
         ctx.on("request", request_log.on_request)
         ctx.on("page", request_log.watch_page)
-        # Nothing may leave the machine even when the check below fails the test.
-        ctx.route(lambda url: not is_local(url), lambda route: route.abort("blockedbyclient"))
+        # (nothing leaves the machine even when the check below fails the test: NOTHING_LEAVES)
         contexts.append(ctx)
         return ctx
 
@@ -238,7 +238,6 @@ def _shared_context(browser: Any, args: dict[str, Any], site: str,
     context = browser.new_context(**args)
     out = Shared(context)
     context.on("request", out.on_request)
-    context.route(lambda url: not is_local(url), lambda route: route.abort("blockedbyclient"))
     context.add_init_script(NO_SHORTENING_JS)  # never marked "shortening": its tests get their own page
     context.add_init_script(RECORDER_JS)
     context.clock.install()  # a clock the tests can pause and run (it flows as usual till then)
