@@ -63,7 +63,7 @@ async function fetchBuilt(url, digest) {
 }
 
 // Every file fetched and checked; if one is not this build's, the install fails and its cache goes,
-// once every other fetch has ended (a file put after the cache went would bring the cache back).
+// once every other fetch has ended (a put still under way as the cache went could leave part of it).
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
