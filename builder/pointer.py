@@ -126,12 +126,24 @@ function point(el, pile) {
 """
 
 
+# The element may be drawn again while it settles (a new deal redraws the piles): a detached
+# element's box is all zeros, whose point (0, 0) lies on the status bar.  Look it up again then.
+_FIND_SETTLED = """
+  let el = document.querySelector(selector);
+  for (let i = 0; el !== null && i < 10; i++) {
+    await settle(el, kind);
+    if (el.isConnected) break;
+    el = document.querySelector(selector);
+  }
+  if (el === null || !el.isConnected) return null;
+"""
+
+
 def _point_js(point_fn: str) -> str:
     """One call into the page: find the element, let it settle, pick the point (``null``: not there
     yet).  A round trip per point, not five: a move is two points, and the tests play hundreds."""
     return ("async ([selector, kind, extra]) => {\n" + _SETTLE_FN + point_fn
-            + "  const el = document.querySelector(selector);\n  if (el === null) return null;\n"
-            + "  await settle(el, kind);\n  return point(el, extra);\n}")
+            + _FIND_SETTLED + "  return point(el, extra);\n}")
 
 
 _CARD_POINT_JS = _point_js(_CARD_POINT_FN)
