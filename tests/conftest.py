@@ -6,7 +6,8 @@
   ``/usr/bin/chromium`` when it exists (Playwright cannot download its own
   browsers everywhere), else Playwright's Chromium; headless, no sandbox, no
   GPU, no background traffic (``builder.browsers.chromium_launch_args``), and
-  no request that leaves the machine (``NOTHING_LEAVES``).  The
+  no request that leaves the machine (``NOTHING_LEAVES``), and WebAssembly
+  that V8 optimises later than players' browsers do (``LATER_TIER_UP``).  The
   Chromium tests (``tests/browser/``) and the cross-engine ones
   (``tests/engines/``) run in it.
 """
@@ -30,7 +31,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
     ours = chromium_launch_args()
     args = {**browser_type_launch_args, **{k: v for k, v in ours.items() if k != "args"}}
-    args["args"] = [*browser_type_launch_args.get("args", []), *ours["args"], *NOTHING_LEAVES]
+    args["args"] = [*browser_type_launch_args.get("args", []), *ours["args"], *NOTHING_LEAVES, *LATER_TIER_UP]
     return args
 
 
@@ -41,3 +42,16 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 # every request, about 0.2 CPU-s a page load in Chromium's browser and network processes, and
 # turned the HTTP cache off.)
 NOTHING_LEAVES = ["--proxy-server=http://127.0.0.1:9"]
+
+
+# V8 compiles WebAssembly twice: at once with its baseline compiler (Liftoff), then each function
+# that has run enough again with its optimising one (TurboFan), on background threads.  A test's
+# page lives seconds, and a first boot spent 2 CPU-s on that second compile (of 7.5 to 8), most of
+# it for code the test no longer runs.  With the budget 55 times the default (1.8 million), a page
+# that runs for long (the shared pages, a worker's long proof) still has its hot functions
+# optimised.  The same code runs either way; only when it becomes faster changes.  Measured here
+# (2026-12-07, the solver run paused, two workers): the first-visit files (test_early, test_boot,
+# test_persist, test_tabs) 203 to 214 CPU-s, now 167; the shared page's (test_settings, test_room,
+# test_page) 180 to 183, now 180; Liftoff alone (``--liftoff-only``) made the shared pages' 13%
+# slower.  Players' browsers and the benchmarks (bench/) keep V8's default.
+LATER_TIER_UP = ["--js-flags=--wasm-tiering-budget=100000000"]

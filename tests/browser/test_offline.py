@@ -215,13 +215,15 @@ def banner(page: Any) -> Any:
 def test_after_one_visit_the_game_plays_hints_and_wins_offline(
     open_context: Any, request_log: Any, server: Server, builds: Builds
 ) -> None:
-    url = deal_url(server.start(builds.a), 1)
+    base = server.start(builds.a)
     ctx = open_context()
     ctx.add_init_script(CSP_JS)
     ctx.add_init_script(WORKER_SPY_JS)
     page = ctx.new_page()
-    open_page(page, url)
+    open_page(page, deal_url(base, 1))
     assert page.evaluate("() => document.documentElement.dataset.boot") == "bytecode"
+    # the runtime came from this site (and no request of the visit left it: ``open_context``)
+    assert any(u.startswith(base) and u.endswith(".wasm") for u in request_log.urls), request_log.urls
     wait_controlled(page)
     # every file a visit loads is in one cache named after the build; the snapshots, in the
     # page's own cache once it was idle

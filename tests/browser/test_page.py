@@ -770,25 +770,3 @@ def test_hint_button_is_enabled_and_shows_the_hint_bar(page: Any, site: str) -> 
         "data-state", re.compile(r"^(searching|found|fallback|unsolvable|unavailable)$")
     )
     expect(bar.locator("[data-role=hint-text]")).not_to_have_text(re.compile(r"^\s*$"))
-
-
-# --- network -----------------------------------------------------------------------------------
-
-
-@browser
-def test_no_request_leaves_localhost(fresh_page: Any, site: str, request_log: Any) -> None:
-    page = fresh_page  # a whole boot: every request it makes
-    open_page(page, deal_url(site, DEAL))
-    game = Game(deal=DEAL)
-    play_move_on_page(page, game, FIRST_MOVE)
-    play_move_on_page(page, game, SECOND_MOVE)
-    play_move_on_page(page, game, DRAG_TWO, how="drag")
-    page.locator(".actionbar [data-action=rules]").click()
-    panel(page, "rules").locator("[data-action=close]").click()
-    expect(panel(page, "rules")).to_be_hidden()
-    urls = request_log.urls
-    assert any(u.startswith(site) for u in urls), urls
-    assert any(u.endswith(".wasm") for u in urls), "the runtime was not loaded from this site"
-    foreign = [u for u in urls if not re.match(r"^(data:|blob:|https?://(127\.0\.0\.1|localhost)[:/])", u)]
-    assert foreign == [], foreign
-

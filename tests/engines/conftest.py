@@ -33,7 +33,7 @@ from builder import browsers
 
 
 class Visit:
-    """The state a scenario carries from test to test: the tab, the server, the game."""
+    """The state a scenario carries from test to test: the tab, the server, the game, its link."""
 
     def __init__(self, tab: browsers.Page, root: Path) -> None:
         self.tab = tab
@@ -41,6 +41,7 @@ class Visit:
         self.url = ""
         self.game: Any = None
         self.moves: list[Any] = []
+        self.link = ""  # the game's link, as the share button copied it
         self._server: contextlib.ExitStack | None = None
         self.failed = False
 

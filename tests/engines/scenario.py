@@ -9,14 +9,14 @@ In order, on one tab of a fresh profile:
    browser's Back over a panel closes the panel and the game stays; the
    Settings panel keeps its width from tab to tab (Firefox's scroll bar);
 3. a hint: the bar shows a move and marks its piles;
-4. a reload keeps the game (its moves, where every card is);
-5. the service worker takes control and caches the build, the page stores
-   the snapshots once idle; the next visit boots the page and the worker
-   from their snapshots, with Pyodide's WebAssembly call trampoline wherever
-   the engine has one;
-6. a shared link (the share button, the clipboard stubbed) opens the same game;
-7. offline (the server stopped): the page, the worker, a move and a hint;
-8. no console error or warning, no uncaught error, no CSP violation, at any step.
+4. the service worker takes control and caches the build, the page stores
+   the snapshots once idle; a reload keeps the game (its moves, where every
+   card is) and boots the page and the worker from their snapshots, with
+   Pyodide's WebAssembly call trampoline wherever the engine has one;
+5. the share button copies the game's link (the clipboard stubbed);
+6. offline (the server stopped), the shared link opens the same game: the
+   page, the worker, a move and a hint;
+7. no console error or warning, no uncaught error, no CSP violation, at any step.
 """
 
 from __future__ import annotations
@@ -104,16 +104,7 @@ class EngineScenario:
         assert marks == ["from", "to"], f"{state} hint marks {marks}"
         _no_console(step)
 
-    def test_4_a_reload_keeps_the_game(self, step: Visit) -> None:
-        tab = step.tab
-        tab.reload()
-        table.wait_ready(tab)
-        table.expect_layout(tab, step.game)
-        assert table.status(tab, "moves") == str(step.game.moves)
-        table.play(tab, step.game, _next_move(step))
-        _no_console(step)
-
-    def test_5_the_service_worker_then_the_snapshots(self, step: Visit) -> None:
+    def test_4_the_service_worker_the_snapshots_and_a_reload_keeps_the_game(self, step: Visit) -> None:
         tab = step.tab
         # the service worker registered once the game was ready, and the page stored the
         # snapshots once it was idle; wait for both, then come back
@@ -138,10 +129,11 @@ class EngineScenario:
         assert (info["stackSwitching"], ready["stack_switching"]) == ("off", "off"), (info, ready)
         print(f"{tab.engine}: page {info}, worker trampoline {ready['trampoline']}")
         table.expect_layout(tab, step.game)
+        assert table.status(tab, "moves") == str(step.game.moves)
         table.play(tab, step.game, _next_move(step))
         _no_console(step)
 
-    def test_6_a_shared_link_opens_the_same_game(self, step: Visit) -> None:
+    def test_5_the_share_button_copies_the_link(self, step: Visit) -> None:
         tab = step.tab
         tab.call("() => { window.__copied = []; Object.defineProperty(navigator, 'clipboard', {configurable:"
                  " true, value: {writeText: async (t) => { window.__copied.push(String(t)); }}}); }")
@@ -155,19 +147,17 @@ class EngineScenario:
         tab.wait("() => document.querySelector('[data-panel=game]').hidden"
                  " && history.state !== 'freecell-panel'",
                  timeout=table.STEP, what="the game panel closed and its history entry left")
-        tab.goto(link)
-        table.wait_ready(tab)
-        table.expect_layout(tab, step.game)
-        assert table.status(tab, "moves") == str(step.game.moves)
+        step.link = link
         _no_console(step)
 
-    def test_7_offline_the_game_plays_and_hints(self, step: Visit) -> None:
+    def test_6_offline_the_shared_link_opens_the_same_game_that_plays_and_hints(self, step: Visit) -> None:
         tab = step.tab
         step.stop_server()
-        tab.reload()
+        tab.goto(step.link)
         table.wait_ready(tab)
         table.wait_worker(tab)
         table.expect_layout(tab, step.game)
+        assert table.status(tab, "moves") == str(step.game.moves)
         table.play(tab, step.game, _next_move(step))
         table.click(tab, ".actionbar [data-action=hint]")
         tab.wait("() => { const b = document.querySelector('[data-panel=hint]');"
