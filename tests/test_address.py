@@ -71,7 +71,7 @@ def test_shorten_and_isolate() -> None:
     assert isolate("x" * 40, limit=None) == FSI + "x" * 40 + PDI
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.text(max_size=60))
 def test_nothing_that_changes_a_line_gets_through(text: str) -> None:
     out = clean(text)
@@ -353,7 +353,7 @@ def test_a_field_json_dropped_is_refused_by_the_objects_own_keys() -> None:
         assert parse_command(HOSTS[0], text, HOSTS, keys) is None, keys
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(JSON, st.sampled_from([*HOSTS, "http://evil.test", "null", ""]))
 def test_arbitrary_messages_never_raise(value: Any, origin: str) -> None:
     cmd = parse_command(origin, json.dumps(value), HOSTS)

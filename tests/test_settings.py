@@ -231,7 +231,7 @@ def test_deep_nesting_is_refused_before_json_sees_it() -> None:
             loader(deep)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(JSON)
 def test_loaders_raise_only_the_documented_error(value: Any) -> None:
     text = json.dumps(value)

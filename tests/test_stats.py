@@ -296,7 +296,7 @@ def test_damaged_statistics_keep_what_can_be_read_with_the_change() -> None:
     assert read_tally(out.text) == (out.tally, False)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(JSON)
 def test_arbitrary_stored_statistics_never_raise(value: object) -> None:
     out = apply(json.dumps(value), Started("a", K1))
@@ -313,7 +313,7 @@ CHANGES = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(CHANGES, max_size=30))
 def test_merged_statistics_always_add_up(changes: list[StatsEvent]) -> None:
     stored = Shared()

@@ -339,7 +339,7 @@ def test_a_failed_copy_shows_the_link_to_copy_by_hand() -> None:
 # --- the deal of the day ---------------------------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.dates(min_value=date(1970, 1, 1), max_value=date(2200, 12, 31)))
 def test_the_deal_of_the_day_is_a_winnable_deal_the_same_each_time(day: date) -> None:
     n = daily_deal(day)

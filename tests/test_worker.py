@@ -424,7 +424,7 @@ _messages = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.text(max_size=200), _messages.map(json.dumps)))
 def test_any_message_is_answered_without_raising(text: str) -> None:
     s = Service()

@@ -70,19 +70,6 @@ def test_runtime_that_cannot_load_shows_a_retry(open_context: Any, site: str, re
 
 
 @browser
-@pytest.mark.browser_context_args(locale="fr-FR")
-def test_french_browser_gets_french_words(page: Any, site: str) -> None:
-    fr = _messages("fr")
-    open_page(page, deal_url(site, 617))
-    expect(page.locator("html")).to_have_attribute("lang", "fr")
-    expect(page.locator(".actionbar [data-action=new]")).to_have_text(fr["action.new"])
-    expect(page.locator("[data-status=capacity]")).to_have_text(fr["status.capacity"].format(n=5))
-    page.locator(".actionbar [data-action=rules]").click()
-    expect(page.locator("[data-panel=rules] h2")).to_have_text(fr["rules.title"])
-    expect(page.locator("[data-panel=rules]")).to_contain_text("cellules libres")
-
-
-@browser
 @pytest.mark.browser_context_args(locale="ja-JP")
 def test_other_languages_fall_back_to_english(page: Any, site: str) -> None:
     open_page(page, deal_url(site, 1))

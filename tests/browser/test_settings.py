@@ -752,8 +752,9 @@ def expect_whole_labels(page: Any, lang: str) -> None:
 def test_each_language_renders_table_settings_and_rules(page: Any, site: str, lang: str) -> None:
     """The whole page in each language: chosen in the settings, or (French) the browser's own.
 
-    French comes from the browser's locale, in a page booted for it (boot.js picks it); the
-    others are chosen in the settings, stored, and the page started again.
+    French comes from the browser's locale, in a page booted for it (boot.js picks it: a French
+    browser gets French words from its first boot); the others are chosen in the settings,
+    stored, and the page started again.
     """
     t = catalogue(lang)
     if lang not in ("fr", "en"):
@@ -764,6 +765,9 @@ def test_each_language_renders_table_settings_and_rules(page: Any, site: str, la
     expect(page.locator("svg#table g#cards g.card")).to_have_count(52)
     expect(page.locator(".actionbar [data-action=new]")).to_have_text(t["action.new"])
     expect(status_locator(page, "variant")).to_have_text(t["variant.eightoff"])
+    if lang == "fr":  # a number in the words' template
+        n = Game(617, variant="eightoff").capacity()
+        expect(page.locator("[data-status=capacity]")).to_have_text(t["status.capacity"].format(n=n))
     expect_all_texts(page, ".statusbar")
     expect_all_texts(page, ".actionbar")
     expect_whole_labels(page, lang)
@@ -788,6 +792,8 @@ def test_each_language_renders_table_settings_and_rules(page: Any, site: str, la
         head = rules.locator(f"h4[data-variant={v}]")
         expect(head).to_have_text(t[f"variant.{v}"])
         expect(head.locator("xpath=following-sibling::p[1]")).to_have_text(t[f"rules.variant.{v}"])
+    if lang == "fr":  # the rules' own prose too, not only the catalogue's keys
+        expect(rules).to_contain_text("cellules libres")
 
 
 # --- variants -----------------------------------------------------------------------------------------
