@@ -52,6 +52,6 @@ NOTHING_LEAVES = ["--proxy-server=http://127.0.0.1:9"]
 # optimised.  The same code runs either way; only when it becomes faster changes.  Measured here
 # (2026-12-07, the solver run paused, two workers): the first-visit files (test_early, test_boot,
 # test_persist, test_tabs) 203 to 214 CPU-s, now 167 to 175; the shared page's (test_settings,
-# test_room, test_page) 180 to 183, now 176 to 180; Liftoff alone (``--liftoff-only``) made the shared pages' 13%
-# slower.  Players' browsers and the benchmarks (bench/) keep V8's default.
+# test_room, test_page) 180 to 183, now 176 to 180; Liftoff alone (``--liftoff-only``) made the
+# shared pages' 13% slower.  Players' browsers and the benchmarks (bench/) keep V8's default.
 LATER_TIER_UP = ["--js-flags=--wasm-tiering-budget=100000000"]
