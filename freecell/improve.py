@@ -66,6 +66,7 @@ import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from .counts import game_count, goes_home_by_itself, record_count
@@ -219,6 +220,9 @@ _State = tuple[Cols, bytes, bytes, Any, tuple[RawMove, ...], bytes | None]
 _Auto = tuple[Cols, bytes, bytes, Any, tuple[RawMove, ...]]  # a state before its branch is known
 
 
+_SCORE = itemgetter(0)  # a scored state's score
+
+
 def _blocks(col: bytes, w: Weights) -> int:
     """A column's share of the estimate: the groups of cards that must move, the cards over a lower card
     (weighted), less the bonus of an empty column."""
@@ -252,6 +256,16 @@ def _blocks(col: bytes, w: Weights) -> int:
     return w.groups * groups + w.disorder * disorder + w.unsorted * unsorted
 
 
+def _cell_part(cells: bytes, w: Weights) -> tuple[bytes, int]:
+    """The free cells as in a state's key (sorted), and their share of the estimate."""
+    return bytes(sorted(cells)), w.cells * (len(cells) - cells.count(EMPTY))
+
+
+def _found_part(found: bytes, w: Weights) -> int:
+    """The foundations' share of the estimate (a bonus for the cards home)."""
+    return -w.left * sum(found)
+
+
 def _varied(scored: Iterable[tuple[int, _State]], width: int, most: int) -> list[tuple[int, _State]]:
     """The ``width`` best of ``scored`` (lowest first), at most ``most`` of them of one branch
     while others are among the ``3 x width`` best; then the best passed over, if the level is short.
@@ -263,7 +277,7 @@ def _varied(scored: Iterable[tuple[int, _State]], width: int, most: int) -> list
     >>> [score for score, _ in _varied(level, 4, 1)]
     [1, 4, 2, 3]
     """
-    ranked = heapq.nsmallest(3 * width, scored, key=lambda e: e[0])
+    ranked = heapq.nsmallest(3 * width, scored, key=_SCORE)
     per: dict[bytes | None, int] = {}
     chosen: list[tuple[int, _State]] = []
     passed: list[tuple[int, _State]] = []
@@ -329,6 +343,9 @@ class Improver:
         self.done = False
         self._gen = MoveGen(rules)
         self._costs = {w: Cache(partial(_blocks, w=w)) for w in {run.weights for run in runs}}
+        # a state's free cells as in its key (sorted) and their share of the estimate; its foundations'
+        self._cell_part = {w: Cache(partial(_cell_part, w=w)) for w in {run.weights for run in runs}}
+        self._found_part = {w: Cache(partial(_found_part, w=w)) for w in {run.weights for run in runs}}
         self._run = -1  # index in runs of the beam under way
         self._level: list[_State] = []
         self._at = 0  # the next state of the level to expand
@@ -423,7 +440,7 @@ class Improver:
             return False  # nothing left, or past the best solution (PAST_BEST)
         width = self.runs[self._run].width_at(self._depth)
         if self.share is None:
-            chosen = heapq.nsmallest(width, self._next.values(), key=lambda e: e[0])
+            chosen = heapq.nsmallest(width, self._next.values(), key=_SCORE)
         else:
             chosen = _varied(self._next.values(), width, max(1, math.ceil(self.share * width)))
         self._level = [s for _, s in chosen]
@@ -468,12 +485,14 @@ class Improver:
         depth = self._depth + 1
         weights = self.runs[self._run].weights
         cost = self._costs[weights].__getitem__
-        w_cells, w_left = weights.cells, weights.left
         auto = self._auto
         pfound = state[2]
         nexts = self._gen.home[pfound][2]
         turns = self.unit == TURNS
         branch = state[5]  # None at the start: each child is a branch of its own
+        cell_part = self._cell_part[weights].__getitem__
+        found_part = self._found_part[weights].__getitem__
+        join = SEP.join
         for cols, cells, found, moves in self._gen.children(state[0], state[1], pfound):
             if turns:  # the safe auto-moves are played already; a move home is a child
                 if found == WON:
@@ -485,11 +504,12 @@ class Improver:
                 cols, cells, found, _, moves = auto(cols, cells, found, moves, state)
                 if found == WON:
                     return cols, cells, found, state, moves, branch
-            key = SEP.join(sorted(cols)) + bytes(sorted(cells)) + found
+            sorted_cells, cells_cost = cell_part(cells)
+            key = join(sorted(cols)) + sorted_cells + found
             if seen.get(key, 999) <= depth:
                 continue
             seen[key] = depth
-            score = sum(map(cost, cols)) + w_cells * (len(cells) - cells.count(EMPTY)) - w_left * sum(found)
+            score = sum(map(cost, cols)) + cells_cost + found_part(found)
             nxt[key] = (score, (cols, cells, found, state, moves, key if branch is None else branch))
         return None
 

@@ -218,6 +218,9 @@ class MoveGen:
         self.home = Cache(self._home)
         self.costs: dict[bytes, ColumnCosts] = {}
         self.costs_made = 0
+        # move_capacity by free cells and empty columns: to a column, and to an empty one
+        self._caps = [[(move_capacity(f, e), move_capacity(f, e - 1)) for e in range(MAX_COLUMNS + 1)]
+                      for f in range(MAX_CELLS + 1)]
 
     def clear(self) -> None:
         self.runs.clear()
@@ -244,11 +247,16 @@ class MoveGen:
         ready = frozenset(c for c in nexts if self.safe(c, found))
         return 2 * (52 - sum(found)), nexts, frozenset(nexts), ready
 
-    def _head(self, col: bytes) -> tuple[int, int, int, int]:
+    def _head(self, col: bytes) -> tuple[int, int, int, int, tuple[int, ...]]:
         """A non-empty column's last card, as a card and as a bit; the cards that fit on it,
-        as a mask; and how many of its cards build on each other from the end (its run)."""
+        as a mask; how many of its cards build on each other from the end (its run); and the
+        last ``k`` cards of that run as a mask, for each ``k`` from 1 (index ``k``)."""
         c = col[-1]
-        return c, 1 << c, self.fit_mask[c], self.runs[col]
+        run = self.runs[col]
+        masks = [0]
+        for card in reversed(col[-run:]):
+            masks.append(masks[-1] | 1 << card)
+        return c, 1 << c, self.fit_mask[c], run, tuple(masks)
 
     # --- rules, fast ----------------------------------------------------
     def _run(self, col: bytes) -> int:
@@ -317,8 +325,7 @@ class MoveGen:
         free = cells.count(EMPTY)
         first_empty = cols.index(b"") if b"" in cols else -1
         ne = cols.count(b"") if self.any_empty and first_empty >= 0 else 0
-        cap = move_capacity(free, ne)
-        cap_empty = move_capacity(free, ne - 1)
+        cap, cap_empty = self._caps[free][ne]
         king_only = not self.any_empty
         # the cards that would go home safely once uncovered (the foundations
         # stay as they are in a move that sends nothing home)
@@ -337,7 +344,7 @@ class MoveGen:
         heads = self.heads
         for si, col in enumerate(cols):
             if col:
-                c, bit, fit, run = heads[col]
+                c, bit, fit, run, masks = heads[col]
                 if c in next_cards:
                     add(auto(_replace(cols, si, col[:-1]), cells, inc[c & 3][found],
                              (COLUMN_HOME[si],)))
@@ -347,9 +354,11 @@ class MoveGen:
                     where[c] = si
                     movable |= bit
                 else:
-                    for c in col[-(run if run < cap else cap):]:
+                    if run > cap:
+                        run = cap
+                    for c in col[-run:]:
                         where[c] = si
-                        movable |= 1 << c
+                    movable |= masks[run]
         # column to column: for each target, the (at most two) cards that fit on it
         fits = self.fits
         for di, target in (enumerate(cols) if wanted & movable else ()):
@@ -428,14 +437,16 @@ class MoveGen:
                                  ((FOUNDATION, s, COLUMN, di, 1),)))
         # column to free cell
         if empty_cell >= 0:
+            before, after = cells[:empty_cell], cells[empty_cell + 1:]
+            to_cell = COLUMN_TO_CELL
             for si, col in enumerate(cols):
                 if col:
                     rest = col[:-1]
                     new_cols = list(cols)
                     new_cols[si] = rest
                     lifted = tuple(new_cols)
-                    new_cells = cells[:empty_cell] + ONE[col[-1]] + cells[empty_cell + 1:]
-                    move = COLUMN_TO_CELL[si][empty_cell]
+                    new_cells = before + ONE[col[-1]] + after
+                    move = to_cell[si][empty_cell]
                     if rest and rest[-1] in ready:
                         add(auto(lifted, new_cells, found, move))
                     else:
