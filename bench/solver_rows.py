@@ -13,7 +13,8 @@ could not be compared with new ones; a last line cut short by a killed run is
 dropped (that deal is solved again).
 
 >>> import tempfile, pathlib
->>> path = pathlib.Path(tempfile.mkdtemp()) / "rows.jsonl"
+>>> tmp = tempfile.TemporaryDirectory()
+>>> path = pathlib.Path(tmp.name) / "rows.jsonl"
 >>> rows = RowFile(path, {"budget": 10})
 >>> rows.held
 {}
@@ -30,13 +31,14 @@ A path with no suffix is a folder of parts (``part-001.jsonl``...), each under
 :data:`PART_BYTES` and starting with the settings: a run's rows kept in git
 stay in files git takes well, however long the run.
 
->>> folder = pathlib.Path(tempfile.mkdtemp()) / "run"
+>>> folder = pathlib.Path(tmp.name) / "run"
 >>> rows = RowFile(folder, {"budget": 10}, part_bytes=80)
 >>> for deal in (1, 2, 3): rows.add({"deal": deal, "verdict": "solved"})
 >>> sorted(p.name for p in folder.iterdir()), sorted(RowFile(folder, {"budget": 10}).held)
 (['part-001.jsonl', 'part-002.jsonl'], [1, 2, 3])
 >>> sorted(read_rows(folder)[1])
 [1, 2, 3]
+>>> tmp.cleanup()
 """
 
 from __future__ import annotations
