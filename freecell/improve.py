@@ -343,7 +343,8 @@ class Improver:
         self.done = False
         self._gen = MoveGen(rules)
         self._costs = {w: Cache(partial(_blocks, w=w)) for w in {run.weights for run in runs}}
-        # a state's free cells as in its key (sorted) and their share of the estimate; its foundations'
+        # by weighting: each free-cell set sorted (as in a key) with its share of the estimate; each
+        # foundations' share
         self._cell_part = {w: Cache(partial(_cell_part, w=w)) for w in {run.weights for run in runs}}
         self._found_part = {w: Cache(partial(_found_part, w=w)) for w in {run.weights for run in runs}}
         self._run = -1  # index in runs of the beam under way
