@@ -33,17 +33,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from freecell.beams import RUNS, WEIGHTS, Run
 from freecell.counts import game_count, record_count
-from freecell.improve import (
-    PAST_BEST,
-    RUNS,
-    SHORTEN_NODES,
-    WEIGHTS,
-    Improver,
-    Run,
-    another_slice,
-    groups_to_move,
-)
+from freecell.improve import PAST_BEST, SHORTEN_NODES, Improver, another_slice, groups_to_move
 from freecell.position import Position
 from freecell.rules import FREECELL
 from freecell.shorten import shorten
@@ -116,7 +108,7 @@ def key(run: Run) -> str:
 
 
 def default_order() -> list[str]:
-    """:data:`~freecell.improve.RUNS`'s beams from the start up to the first along the best, as :func:`key`
+    """:data:`~freecell.beams.RUNS`' beams from the start up to the first along the best, as :func:`key`
     names them."""
     out = []
     for run in RUNS:

@@ -90,8 +90,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .beams import WEIGHTS, WIDTHS, schedule
 from .counts import game_count, record_count
-from .improve import TURNS, WEIGHTS, WIDTHS, Improver, schedule
+from .improve import TURNS, Improver
 from .known import KnownPath
 from .piles import Move, MoveError
 from .position import BoardError, Position

@@ -9,9 +9,10 @@ import json
 
 import pytest
 
+from freecell.beams import WEIGHTS, Run, Weights, schedule
 from freecell.counts import game_count, record_count
 from freecell.engine import NotASolutionError, verify_solution
-from freecell.improve import WEIGHTS, Improver, Run, Weights, schedule
+from freecell.improve import Improver
 from freecell.piles import FOUNDATION, Move
 from freecell.position import Position
 from freecell.rules import FREECELL
@@ -66,7 +67,6 @@ def test_never_longer_than_the_first() -> None:
 
 def shortest(n: int, weights: tuple[Weights, ...] | None = None, cuts: bool = True) -> Improver:
     """Deal ``n``'s first solution shortened by beams 150 wide, to the end of the runs."""
-    from freecell.improve import WEIGHTS
 
     pos, moves = first(n)
     imp = Improver(pos, moves, runs=schedule((150,), WEIGHTS if weights is None else weights, cuts))
@@ -77,7 +77,6 @@ def shortest(n: int, weights: tuple[Weights, ...] | None = None, cuts: bool = Tr
 
 
 def test_a_second_weighting_finds_what_the_first_misses() -> None:
-    from freecell.improve import WEIGHTS
 
     one = shortest(4721, WEIGHTS[:1], cuts=False)
     two = shortest(4721, WEIGHTS[:2], cuts=False)
@@ -86,7 +85,6 @@ def test_a_second_weighting_finds_what_the_first_misses() -> None:
 
 
 def test_the_weighting_of_cards_out_of_order_finds_what_the_others_miss() -> None:
-    from freecell.improve import WEIGHTS
 
     others = shortest(29, WEIGHTS[:2], cuts=False)
     every = shortest(29, cuts=False)
@@ -96,7 +94,6 @@ def test_the_weighting_of_cards_out_of_order_finds_what_the_others_miss() -> Non
 
 def test_a_beam_goes_past_the_best_for_what_the_shortening_pass_makes_shorter() -> None:
     import freecell.improve as improve
-    from freecell.improve import WEIGHTS
 
     pos, moves = first(849)
     found = []
@@ -115,7 +112,7 @@ def test_a_beam_goes_past_the_best_for_what_the_shortening_pass_makes_shorter() 
 
 
 def test_a_beam_from_a_point_along_the_best_finds_a_shorter_rest() -> None:
-    from freecell.improve import CUT_STEP
+    from freecell.beams import CUT_STEP
 
     _, moves = first(9)
     from_start = shortest(9, cuts=False)
@@ -138,7 +135,7 @@ def test_the_wide_beams_from_the_start_run_before_the_beams_along_the_best() -> 
 
 
 def test_a_beam_keeps_its_variety_and_does_not_die_in_one_dead_end() -> None:
-    from freecell.improve import SHARE, WEIGHTS
+    from freecell.improve import SHARE
 
     pos, moves = first(14153)
     counts = []
@@ -324,7 +321,8 @@ def test_improve_for_counted_in_nodes_gives_the_same_answer_on_any_clock() -> No
 def test_a_deal_the_narrow_beams_all_solve_the_long_way_is_solved_short_in_the_first_budget() -> None:
     # deal 9464: the 40- and 150-wide beams all find 28 moves (the published 20), short enough for the
     # stopping rule to stop at the first budget; the lighter weighting's 300-wide beam finds 21 there
-    from freecell.improve import RUNS, improve_for
+    from freecell.beams import RUNS
+    from freecell.improve import improve_for
 
     pos, moves = first(9464)
     imp = improve_for(pos, moves, FREECELL, seconds=0.4, max_seconds=3.0, rate=32_500)
@@ -337,7 +335,8 @@ def test_the_last_weightings_1000_wide_beam_runs_first_after_the_first_budget() 
     # deal 15745 (published: 23 moves): the first budget's beams find 25, and so does the lighter
     # weighting's 1,500-wide beam when it came next; the last weighting's 1,000 wide, first after the
     # first budget, finds 23 at 35,000 nodes (after it: 25 at the most, 96,600)
-    from freecell.improve import RUNS, improve_for
+    from freecell.beams import RUNS
+    from freecell.improve import improve_for
 
     pos, moves = first(15745)
     imp = improve_for(pos, moves, FREECELL, seconds=0.4, max_seconds=3.0, rate=32_500)
@@ -350,7 +349,7 @@ def test_a_tapered_wide_beam_finds_the_short_line_for_about_half_the_nodes() -> 
     # deal 29581 (published: 28 moves): 40 moves at the most (96,600 nodes) when its beams were all
     # untapered; the lighter weighting's 1,500-wide beam alone finds 34 at 44,930 nodes, past the most
     # after the first budget and the 1,000-wide beam; tapered, it finds 34 at 24,486, within it
-    from freecell.improve import RUNS
+    from freecell.beams import RUNS
 
     pos, moves = first(29581)
     tapered = Run(1500, WEIGHTS[1], taper=True)
