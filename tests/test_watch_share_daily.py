@@ -268,6 +268,48 @@ def test_par_is_asked_of_the_worker_after_the_win_when_not_known() -> None:
     assert s.par is not None and s.par.state is ParState.KNOWN and s.par.moves == 1
 
 
+def test_the_par_is_the_starts_solution_however_many_positions_were_solved_since() -> None:
+    s = page()
+    reply = known(s)  # the start solved when dealt
+    # a long game: far more positions solved since than the page remembers (each solution
+    # answers for every position along it)
+    since = 0
+    for deal in range(2, 40):
+        if since > an.MAX_KNOWN:
+            break
+        other = Position.deal(deal)
+        answer = solve(other, s)
+        s.solver_reply(other, answer)
+        since += len(answer.moves)
+    assert since > an.MAX_KNOWN and len(s.analysis.known) <= an.MAX_KNOWN
+    change = win(s, reply)
+    assert not [a for a in asks(change) if a.position == s.game.start]  # not searched again
+    assert s.par == Par(ParState.KNOWN, pb.par(s.game.start, reply.moves, s.game.rules))
+
+
+def test_a_shorter_solution_of_the_start_after_the_win_lowers_the_par() -> None:
+    from freecell.improve import TURNS, Improver
+
+    s = page()
+    s.analysis.known.clear()
+    first = solve(s.game.start, s)
+    win(s, first)  # the player won before the worker knew the start
+    assert s.par == Par(ParState.SEARCHING)
+    s.solver_reply(s.game.start, first)
+    long = pb.par(s.game.start, first.moves, s.game.rules)
+    assert s.par == Par(ParState.KNOWN, long)
+    imp = Improver(s.game.start, first.moves, s.game.rules, unit=TURNS)
+    imp.run(max_nodes=20_000)
+    assert imp.fewest_turns < long
+    data = {"type": "improved", "moves": [m.to_json() for m in imp.fewest], "turns": imp.fewest_turns}
+    shorter = rp.parse_reply(data, s.game.start, s.game.rules)
+    assert isinstance(shorter, rp.SolverReply)
+    s.solver_reply(s.game.start, shorter)  # shortened by the worker while the panel is on show
+    assert s.par == Par(ParState.KNOWN, imp.fewest_turns)
+    assert par_text(s.cat, s.game.moves, s.par) == (
+        f"You: {s.game.moves} moves, the solver’s: {imp.fewest_turns}, counted the same way.")
+
+
 # --- links -----------------------------------------------------------------------------------------
 
 

@@ -113,6 +113,9 @@ class Analysis:
     def __init__(self, rules: Rules, winnability: bool = True) -> None:
         self.rules = rules
         self.known: OrderedDict[Position, Known] = OrderedDict()
+        # the start of the line of play: what is known of it is kept however much else comes (the par
+        # and "Watch a short solution" are its solution's, the shortest the worker found)
+        self.start: Position | None = None
         self.guess: tuple[Position, Move | None] | None = None  # the latest unfinished answer
         self.asking: Position | None = None  # the position the foreground search is about
         self.deep = False  # that search is the background one after a fallback
@@ -203,6 +206,8 @@ class Analysis:
                 self.known[state] = Known(Verdict.SOLVED, reply.moves[i + 1:])
                 self.known.move_to_end(state)
         while len(self.known) > MAX_KNOWN:
+            if next(iter(self.known)) == self.start:
+                self.known.move_to_end(self.start)
             self.known.popitem(last=False)
 
     def hint_move(self, pos: Position) -> tuple[Move | None, bool] | None:
@@ -225,6 +230,7 @@ class Analysis:
         """
         self.wants_hint = False
         self.bar = None
+        self.start = line[0]
         pos = line[-1]
         ancestors = list(line[:-1])
         # the oldest undecided search of this line goes on behind the new one

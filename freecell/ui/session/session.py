@@ -367,8 +367,9 @@ class Session:
         answer = a.after_reply(pos, reply, self.line())
         words = hint_text(self.cat, a.bar) if answer.bar_changed and a.bar is not None else ""
         change = Change(kind=ChangeKind.ANALYSIS, announce=words, effects=answer.effects)
-        if self.par is not None and self.par.state is ParState.SEARCHING and pos == game.start \
-                and pos in a.known:
+        # the par of a game won: once the start's solution comes, and again when a shorter one does
+        if self.par is not None and self.par.state is not ParState.UNKNOWN and pos == game.start \
+                and game.is_won() and isinstance(reply, SolverReply) and reply.verdict is Verdict.SOLVED:
             self.par = a.par(game.start, game.auto_move)[0]
         return self.watch.solver_answered(pos, reply, deep, change)
 
