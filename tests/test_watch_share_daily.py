@@ -253,6 +253,7 @@ def test_par_from_the_known_solution_of_the_start() -> None:
     text = par_text(s.cat, s.game.moves, s.par)
     assert text == f"You: {s.game.moves} moves, the solver’s: {s.par.moves}, counted the same way."
     assert not s.progress.watched and "You won in" in change.announce
+    assert change.announce.endswith(text)  # said with the win, as the panel's focus does not read it
 
 
 def test_par_is_asked_of_the_worker_after_the_win_when_not_known() -> None:

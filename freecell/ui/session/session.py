@@ -43,6 +43,7 @@ from ..table.table import Outcome, OutcomeKind, Selection, TableState
 from ..text import sentences as say
 from ..text.bars import hint_text
 from ..text.catalogue import Catalogue
+from ..text.panels import par_text
 from ..text.speech import selection_sentence, turn_sentence
 from . import change as ch
 from .change import CLEAR, Change, ChangeKind, MessageLine, Panel, SaveGame
@@ -264,7 +265,7 @@ class Session:
             self.watch.interrupt()
             self.par, asks = self.analysis.par(game.start, game.auto_move)
             effects += asks
-            return say.won(self.cat, game, self.progress.watched)
+            return say.joined(say.won(self.cat, game, self.progress.watched), self._par_words())
         if game.is_stuck():
             self.panel = Panel.STUCK
             return say.stuck(self.cat, game.moves)
@@ -370,8 +371,16 @@ class Session:
         # the par of a game won: once the start's solution comes, and again when a shorter one does
         if self.par is not None and self.par.state is not ParState.UNKNOWN and pos == game.start \
                 and game.is_won() and isinstance(reply, SolverReply) and reply.verdict is Verdict.SOLVED:
+            # shown, not said: a count that comes after the win (and shrinks as the worker shortens
+            # it, several times in a few seconds) would cut the win's own sentence short
             self.par = a.par(game.start, game.auto_move)[0]
         return self.watch.solver_answered(pos, reply, deep, change)
+
+    def _par_words(self) -> str:
+        """The win panel's par line, said with the win when the solver's count is known by then."""
+        if self.par is None or self.par.state is not ParState.KNOWN:
+            return ""
+        return par_text(self.cat, self.game.moves, self.par, self.progress.watched)
 
     def solver_unavailable(self, first: bool, dead: bool) -> Change:
         """The worker failed: it is replaced (and asked again) unless ``dead``."""
