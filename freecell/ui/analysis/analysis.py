@@ -17,6 +17,9 @@ class writes its fields.  The rules it follows:
 - When the player moves while a search is still undecided, the search of the
   oldest undecided position of the line of play goes on in the background
   (the worker keeps it), so a proof is never thrown away by playing on.
+- What is known is kept for the latest :data:`MAX_KNOWN` positions, but the
+  start of the line of play stays however long the game: its solution is
+  the par's and "Watch a short solution"'s.
 - A Hint is answered at once: with what is known, else with a quick
   heuristic move computed here (a small search, a few milliseconds), marked
   as a suggestion, which the solver's move replaces when it comes.  A second
