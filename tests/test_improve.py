@@ -294,6 +294,40 @@ def test_the_page_takes_a_shorter_solution_for_par_and_hints() -> None:
     assert parse_reply(bad, pos, FREECELL) is None
 
 
+def test_a_hint_never_follows_a_longer_line_than_the_page_knew() -> None:
+    from freecell.engine import apply_move
+    from freecell.ui.analysis.analysis import Analysis
+    from freecell.ui.analysis.replies import SolverReply, Verdict
+
+    def reply(moves: list[Move]) -> SolverReply:
+        return SolverReply(Verdict.SOLVED, tuple(moves))
+
+    start, long = first(1)
+    imp = Improver(start, long)
+    imp.run(max_nodes=5_000)
+    short = imp.best
+    after = [start]  # the positions along the short solution
+    for m in short:
+        after.append(apply_move(after[-1], m))
+    q = after[2]  # two moves in
+    from_q = Solver(q).solve(max_nodes=100_000).moves  # the solver's, longer than the short one's rest
+    assert len(from_q) > len(short) - 2
+    analysis = Analysis(FREECELL)
+    analysis.remember(q, reply(short[2:]))
+    # the worker's solution of the start through q, the solver's rest from there: the page keeps
+    # its own from q on, and the position before q gets the shorter way through q
+    through = [*short[:2], *from_q]
+    verify_solution(start, through, FREECELL)
+    analysis.remember(start, reply(through))
+    assert analysis.solution(start) == tuple(through)  # the worker's answer about the start, as it is
+    assert analysis.solution(after[1]) == tuple(short[1:])
+    assert analysis.solution(q) == tuple(short[2:])
+    for pos in (after[1], q):
+        rest = analysis.solution(pos)
+        assert rest is not None
+        verify_solution(pos, rest, FREECELL)
+
+
 def test_improve_for_no_time_is_the_shortening_pass_alone() -> None:
     from freecell.improve import improve_for
 

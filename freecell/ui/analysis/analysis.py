@@ -196,18 +196,35 @@ class Analysis:
         return None
 
     def remember(self, pos: Position, reply: SolverReply) -> None:
-        """Keep a verdict; a solution also answers for every position along it."""
+        """Keep a verdict; a solution also answers for every position along it.
+
+        The worker's answer about ``pos`` is taken as it is (a shortened one
+        comes in the game's count, which a count of moves does not order).
+        A position along it keeps the shorter of its rest and what was known
+        there, and what was known at a later position along it shortens the
+        rest of the earlier ones: a hint never follows a longer line than one
+        the page knew.
+        """
         if reply.verdict is Verdict.UNKNOWN:
             self.guess = (pos, reply.hint)
             return
+        along: list[tuple[Position, tuple[Move, ...]]] = []  # the positions after pos, their rests
+        if reply.verdict is Verdict.SOLVED:
+            states = [pos]
+            for m in reply.moves[:-1]:
+                states.append(apply_move(states[-1], m))
+            best: tuple[Move, ...] = ()
+            for i in range(len(states) - 1, 0, -1):  # from the end: each rest the shortest known
+                best = (reply.moves[i], *best)
+                k = self.known.get(states[i])
+                if k is not None and k.verdict is Verdict.SOLVED and len(k.rest) < len(best):
+                    best = k.rest
+                along.append((states[i], best))
         self.known[pos] = Known(reply.verdict, reply.moves, reply.difficulty)
         self.known.move_to_end(pos)
-        if reply.verdict is Verdict.SOLVED:
-            state = pos
-            for i, m in enumerate(reply.moves[:-1]):
-                state = apply_move(state, m)
-                self.known[state] = Known(Verdict.SOLVED, reply.moves[i + 1:])
-                self.known.move_to_end(state)
+        for state, rest in reversed(along):
+            self.known[state] = Known(Verdict.SOLVED, rest)
+            self.known.move_to_end(state)
         while len(self.known) > MAX_KNOWN:
             if next(iter(self.known)) == self.start:
                 self.known.move_to_end(self.start)
