@@ -48,10 +48,10 @@ from .solver_report import beside_published, read_reference
 from .stop_rule import BEST_MAX, RATE, SLICE, Rule, read_curves, run_into, run_options
 
 # the beams profiled: every width and weighting up to 1,500 wide (not the first weighting's 1,000 wide),
-# and the tapered beams 1,500 and 2,500 wide; a beam past CAP nodes alone is past the most in any order
+# and the tapered beams 1,000 to 2,500 wide; a beam past CAP nodes alone is past the most in any order
 PROFILED = [Run(width, w) for width in (40, 150, 300, 500, 1000, 1500) for w in WEIGHTS
             if (width, w) != (1000, WEIGHTS[0])]
-PROFILED += [Run(width, w, taper=True) for width in (1500, 2500) for w in WEIGHTS]
+PROFILED += [Run(width, w, taper=True) for width in (1000, 1500, 2000, 2500) for w in WEIGHTS]
 CAP = 97_000
 FIRST_BUDGET = 6  # RUNS's beams in the first budget (0.4 s: 13,000 nodes)
 

@@ -46,7 +46,9 @@ from .solver_data import DEFAULT_BUDGET, deal_set
 from .solver_report import beside_published, read_reference
 
 SLICE = 200  # improve_for's slice_nodes
-BEST, BEST_MAX, RATE = 0.4, 3.0, 32_500.0  # the full run's --best, --best-max, --rate
+# the full run's --best, --best-max, --rate (35,360: the reference machine's 32,500 nodes a second of
+# d2b116c's search, times 1.088 for the same search made faster at 106c893)
+BEST, BEST_MAX, RATE = 0.4, 3.0, 35_360.0
 
 
 def collect_one(deal: int) -> dict[str, Any]:
@@ -86,9 +88,9 @@ class Rule:
         """``(best length, nodes)`` where improve_for with this rule stops on ``curve``.
 
         >>> curve = {"first": 30, "groups": 5, "nodes": list(range(200, 96_601, 200)),
-        ...          "counts": [30] * 65 + [20] * 418}  # 30 moves till 13,000 nodes (0.4 s), then 20
+        ...          "counts": [30] * 71 + [20] * 412}  # 30 moves till 14,200 nodes (past 0.4 s), then 20
         >>> Rule(0.85, 17).play(curve), Rule(enough=1.0, slack=30).play(curve)  # 30 > min(25.5, 22): on
-        ((20, 13200), (30, 13000))
+        ((20, 14400), (30, 14200))
         """
         target = min(self.enough * curve["first"], curve["groups"] + self.slack)
         count, done_nodes, last, worst = curve["first"], 0, 0.0, 0.0

@@ -124,6 +124,16 @@ RUNS = tuple(
     # the narrow beams, and this beam finds 21 and 22 (18 deals once over 1.35 times the published:
     # 3 over -> none)
     _runs((40, 0), (40, 1), (40, 2), (300, 1), (150, 0), (150, 2))
+    # then the lighter weighting's beam 2,500 wide tapered, and the last weighting's 1,500 wide tapered:
+    # the run at d2b116c stopped at 16,972 deals with 14177 at 34 moves (the published 25), whose short
+    # line the first weighting's 1,500 tapered beam finds past the most, after the last weighting's
+    # 1,000 wide, which found nothing.  Of every order of two beams ahead of the rest (306), played
+    # on the profiles (bench.schedule) of the 61 deals of that run within 3 moves of 1.35 times the
+    # published that went past the first budget, at 35,360 nodes a second: this one has none over (the
+    # order before: 1), 1, 2, 5 and 17 deals at margins 0, 1, 2 and 3 (before: 3, 3, 15, 31), the ratio
+    # to the published 1.153 (1.220); on 50 of that run's deals at a margin of 4, one came to 2 and
+    # four to 3, the ratio 1.142 (1.171)
+    + _runs((2500, 1), (1500, 2), taper=True)
     # then the last weighting's beam 1,000 wide: it finds short lines the others miss (15745: 23 moves,
     # as published, where the others find 25; 2946: 31, the published 28, where the tapered beams ahead
     # of it found 37)
@@ -135,7 +145,7 @@ RUNS = tuple(
     # the 1,500-wide untapered here: 19,109 moves against 19,080 (+0.15%), the deals within 3 moves of
     # 1.35 times the published 7 -> 5, within 2 moves 5 -> 3; with the tapered beams ahead of the
     # 1,000-wide one, 19,149 and 2946 at 37/28
-    + _runs((1500, 1), (1500, 0), (1500, 2), (2500, 1), (2500, 0), taper=True)
+    + _runs((1500, 1), (1500, 0), (2500, 0), taper=True)
     + _runs((500, 0), (500, 1), (500, 2), (1500, 1), (1500, 0), (1500, 2))
     # then from points along the best: after every beam from the start, as the cut runs are many and a
     # deal whose short line only a wide beam finds would spend its budget on them first (17173: 34 moves,
