@@ -19,9 +19,10 @@
   mostly finds it too, and two fit in the most where one did;
 * :data:`RUNS` is the order of :func:`freecell.improve.improve_for` (and
   of the command line), rules as data: the narrow beams of the first
-  budget, one 1,000 wide, then the wide ones tapered, then the others, then
-  the cut runs; :func:`schedule` makes the plainer order of any widths (each width from
-  the start, then along the best, before the next: the worker's, whose few
+  budget, two wide ones tapered, one 1,000 wide, the other wide ones
+  tapered, then the others, then the cut runs; :func:`schedule` makes the
+  plainer order of any widths (each width from the start, then along the
+  best, before the next: the worker's, whose few
   seconds of a slower engine the cut runs of the narrow beams pay more);
 * :data:`FIRST_RUNS` are the beams of :class:`freecell.improve.FirstBeam`,
   for the solver.
