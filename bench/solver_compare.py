@@ -24,6 +24,9 @@ nodes are shown beside the counts.
     (1.2889, 0.0, [[2, 28, 20]], 0.5)
     >>> figures(a, [1, 2], {1: 25, 2: 20}, 1.35, 0.4, rate=30000)["past_first_budget"]  # by nodes: 12,000
     0.5
+    >>> c = {1: dict(a[1], best_nodes=14200), 2: a[2]}  # 0.4 s at 35,360: 14,144 nodes, the slice to 14,200
+    >>> figures(c, [1, 2], {1: 25, 2: 20}, 1.35, 0.4, rate=35360)["past_first_budget"]
+    0.5
     >>> b = {1: dict(a[1], best_max_auto=25), 2: dict(a[2], best_max_auto=29)}
     >>> changes(a, b, [1, 2])
     {'shorter': 1, 'longer': 1, 'same': 0}
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 from collections.abc import Sequence
@@ -42,6 +46,7 @@ from typing import Any
 from bench.common import percentile, results_file
 from bench.solver_report import beside_published, read_reference
 from bench.solver_rows import RowFileError, read_rows
+from bench.stop_rule import SLICE
 
 Rows = dict[int, dict[str, Any]]
 
@@ -60,8 +65,9 @@ def figures(rows: Rows, deals: Sequence[int], reference: dict[int, int], limit: 
     first = [float(rows[d]["cpu_seconds"]) for d in deals]
     if first_budget is None:
         past = None
-    elif rate is not None:
-        past = sum(float(rows[d].get("best_nodes") or 0) > first_budget * rate for d in deals) / len(deals)
+    elif rate is not None:  # the first budget ends with the slice that reaches it
+        ends = math.ceil(first_budget * rate / SLICE) * SLICE
+        past = sum(float(rows[d].get("best_nodes") or 0) > ends for d in deals) / len(deals)
     else:
         past = sum(c > 1.25 * first_budget for c in cpu) / len(deals)
     return {
