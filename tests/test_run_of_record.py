@@ -16,10 +16,10 @@ from pathlib import Path
 from bench.solver import Job, solve_ours
 from bench.solver_rows import read_rows
 
-RUN = Path(__file__).resolve().parents[1] / "bench" / "runs" / "nodes-1-32000-d2b116c"
-# two that stop at the first budget (0.4 s at 32,500 nodes a second: 13,000 nodes), and one that
+RUN = Path(__file__).resolve().parents[1] / "bench" / "runs" / "nodes-1-32000-636bdba"
+# two that stop at the first budget (0.4 s at 35,360 nodes a second: 14,144 nodes), and one that
 # goes on past it until it is short enough
-DEALS = (13252, 29315, 19917)
+DEALS = (1601, 7105, 1281)
 FIELDS = ("verdict", "moves", "nodes", "states", "max_auto", "turns",
           "best_max_auto", "best_turns", "best_nodes", "replay_ok")
 
