@@ -7,7 +7,8 @@
   browsers everywhere), else Playwright's Chromium; headless, no sandbox, no
   GPU, no background traffic (``builder.browsers.chromium_launch_args``), and
   no request that leaves the machine (``NOTHING_LEAVES``), and WebAssembly
-  that V8 optimises later than players' browsers do (``LATER_TIER_UP``).  The
+  that V8 optimises later than players' browsers do (``LATER_TIER_UP``).  Its
+  ``wait_for_function`` polls every ``POLL_MS``, not at every frame.  The
   Chromium tests (``tests/browser/``) and the cross-engine ones
   (``tests/engines/``) run in it.
 """
@@ -55,3 +56,34 @@ NOTHING_LEAVES = ["--proxy-server=http://127.0.0.1:9"]
 # test_room, test_page) 180 to 183, now 176 to 180; Liftoff alone (``--liftoff-only``) made the
 # shared pages' 13% slower.  Players' browsers and the benchmarks (bench/) keep V8's default.
 LATER_TIER_UP = ["--js-flags=--wasm-tiering-budget=100000000"]
+
+
+# ``page.wait_for_function`` (and a frame's) polls every 20 ms here, not at every animation frame
+# (Playwright's default, ``polling="raf"``): a wait at each frame makes Chromium produce frames the
+# whole time (its compositor, display compositor and the page's frame), 0.09 to 0.14 CPU-s a second
+# of waiting against 0.02 to 0.05 (measured on a page at rest, 2026-12-07); the suite waits so
+# about 200 s.  A wait that gives ``polling`` keeps it.
+POLL_MS = 20
+
+
+def _poll_by_default(method: Any) -> Any:
+    def wait_for_function(self: Any, expression: str, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("polling", POLL_MS)
+        return method(self, expression, *args, **kwargs)
+
+    wait_for_function.__doc__ = method.__doc__
+    return wait_for_function
+
+
+def _install_polling() -> None:
+    try:
+        from playwright.sync_api import Frame, Page
+    except ImportError:  # the browser tests fail to import on their own, with Playwright's reason
+        return
+    for cls in (Page, Frame):
+        if not getattr(cls.wait_for_function, "_freecell_polling", False):
+            cls.wait_for_function = _poll_by_default(cls.wait_for_function)  # type: ignore[method-assign]
+            cls.wait_for_function._freecell_polling = True  # type: ignore[attr-defined]
+
+
+_install_polling()

@@ -284,6 +284,7 @@ _RESET_JS = """
   start.focus();
   start.blur();
   start.remove();
+  return matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 """
 
@@ -336,11 +337,13 @@ def _reset_shared(request: pytest.FixtureRequest, shared: Shared, request_log: R
     for other in [p for p in shared.context.pages if p is not pg]:
         other.close()  # a second tab a test opened (a crashed one would stop the context's clock)
     shared.log = request_log
-    pg.set_viewport_size(VIEWPORT)
-    pg.emulate_media(reduced_motion=motion(request))
+    if pg.viewport_size != VIEWPORT:  # (known here: no round trip; a resize lays out and paints anew)
+        pg.set_viewport_size(VIEWPORT)
     pg.clock.resume()
     pg.mouse.up()
-    pg.evaluate(_RESET_JS)
+    reduced = pg.evaluate(_RESET_JS)
+    if reduced != (motion(request) == "reduce"):  # (a change of media restyles the whole document)
+        pg.emulate_media(reduced_motion=motion(request))
     yield pg
     shared.log = RequestLog()
     problems = check_log(request_log, [pg])
