@@ -16,7 +16,8 @@ message shape, and ignore every message that is not a documented command
 from an allowed origin.  The host page records what it receives
 (``window.__msgs``); an init script in every frame counts the messages the
 frame receives (``window.__received``), so a test knows a message has been
-handled before it looks at the table.
+handled before it looks at the table, and the commands obeyed (``window.__addresses``: each
+sets the address once).
 
 The helpers of ``helpers.py`` work on the frame through :class:`InFrame`
 (the frame's DOM, the top page's mouse): the frame sits at the top left of
@@ -39,7 +40,7 @@ import pytest
 from playwright.sync_api import expect
 
 from freecell.game import Game
-from freecell.piles import Move
+from freecell.piles import CELL, Move
 from freecell.position import Position
 from freecell.ui.address.link import game_link
 
@@ -76,6 +77,9 @@ FRAME_JS = """
 if (window.top !== window) {
   window.__received = 0;
   addEventListener("message", () => { window.__received += 1; });
+  window.__addresses = 0;  // each command obeyed sets the address once
+  const real = history.replaceState.bind(history);
+  history.replaceState = (...args) => { window.__addresses += 1; return real(...args); };
 }
 """
 
@@ -274,6 +278,24 @@ def test_embedded_game_plays_hints_tells_the_host_and_ignores_the_rest(
     expect_hostile_messages_ignored(page, frame, hostile=storage == "ok")
     if storage == "ok":  # and a game that trusts another origin, in the same frame started again
         expect_commands_from_an_origin_not_allowed_ignored(page, frame)
+    else:  # and a flood of commands, in the same frame (a boot less)
+        expect_a_flood_of_commands_coalesced(page, frame)
+
+
+def expect_a_flood_of_commands_coalesced(page: Any, frame: InFrame) -> None:
+    """Host commands cannot flood the game (issue 24): 3,000 ``deal`` commands at once are
+    coalesced, the latest deal wins, and the game still answers."""
+    before = frame.evaluate("() => window.__addresses")
+    received = frame.evaluate("() => window.__received")
+    page.evaluate("""() => { for (let n = 1; n <= 3000; n++)
+        window.sendToGame({source: "freecell-host", type: "deal", deal: 10000 + n}); }""")
+    frame.wait_for_function("(n) => window.__received >= n + 3000", arg=received, timeout=STEP_TIMEOUT * 3)
+    deal = frame.locator("[data-status=deal]")
+    expect(deal).to_have_attribute("data-value", "13000", timeout=STEP_TIMEOUT * 3)
+    obeyed = frame.evaluate("() => window.__addresses") - before
+    assert 1 <= obeyed <= 100, obeyed  # far fewer than 3,000: coalesced
+    game = Game(13000)
+    play_move_on_page(frame, game, next(m for m in game.legal_moves() if m.dst.kind == CELL))  # it answers
 
 
 def expect_commands_from_an_origin_not_allowed_ignored(page: Any, frame: InFrame) -> None:

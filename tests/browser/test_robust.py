@@ -296,37 +296,8 @@ def test_a_win_whose_statistics_write_failed_is_written_at_the_next_chance_once(
 
 # --- 5. host commands cannot flood the game ---------------------------------------------------------
 
-_COUNT_ADDRESSES_JS = """
-if (window.top !== window) {
-  window.__received = 0;
-  addEventListener("message", () => { window.__received += 1; });
-  window.__addresses = 0;  // each command obeyed sets the address once
-  const real = history.replaceState.bind(history);
-  history.replaceState = (...args) => { window.__addresses += 1; return real(...args); };
-}
-"""
-
-
-def test_a_flood_of_host_commands_is_coalesced_the_latest_deal_wins(open_context: Any, site: str,
-                                                                    request: pytest.FixtureRequest) -> None:
-    from .test_embed import InFrame, host_page, open_frame
-
-    hosts = request.getfixturevalue("host_server")
-    ctx = open_context()
-    ctx.add_init_script(_COUNT_ADDRESSES_JS)
-    page = ctx.new_page()
-    url, _origin = host_page(hosts, site, "127.0.0.1", "flood")
-    frame: InFrame = open_frame(page, url, site)
-    before = frame.evaluate("() => window.__addresses")
-    page.evaluate("""() => { for (let n = 1; n <= 3000; n++)
-        window.sendToGame({source: "freecell-host", type: "deal", deal: 10000 + n}); }""")
-    frame.wait_for_function("() => window.__received >= 3000", timeout=STEP_TIMEOUT * 3)
-    deal = frame.locator("[data-status=deal]")
-    expect(deal).to_have_attribute("data-value", "13000", timeout=STEP_TIMEOUT * 3)
-    obeyed = frame.evaluate("() => window.__addresses") - before
-    assert 1 <= obeyed <= 100, obeyed  # far fewer than 3,000: coalesced
-    game = Game(13000)
-    play_move_on_page(frame, game, next(m for m in game.legal_moves() if m.dst.kind == CELL))  # it answers
+# In test_embed.py (``expect_a_flood_of_commands_coalesced``), in the frame of its third-party test: a
+# first boot less.
 
 
 # --- 7. messages name what they refuse ----------------------------------------------------------------
