@@ -182,14 +182,23 @@ RECORDER_JS = r"""
 """
 
 _SHARED: dict[int, str] = {}  # id of a shared page -> the site it was booted from
+_SHARED_CONTEXTS: list[Any] = []  # their browser contexts: Playwright's clock and the recorder on
 
 
 def mark_shared(page: Any, site: str) -> None:
     _SHARED[id(page)] = site
+    if not any(ctx is page.context for ctx in _SHARED_CONTEXTS):
+        _SHARED_CONTEXTS.append(page.context)
 
 
 def is_shared(page: Any) -> bool:
     return id(page) in _SHARED
+
+
+def in_shared_context(page: Any) -> bool:
+    """Whether ``page`` is a shared page or another tab of its browser (``returning_tab``): its
+    context has had Playwright's clock and the recorder (``RECORDER_JS``) from the start."""
+    return any(ctx is page.context for ctx in _SHARED_CONTEXTS)
 
 
 def before_load(page: Any, script: str) -> None:
@@ -205,8 +214,9 @@ def before_load(page: Any, script: str) -> None:
 
 
 def install_clock(page: Any) -> None:
-    """Playwright's clock on ``page`` before it loads (the shared page has had it from its boot)."""
-    if not is_shared(page):
+    """Playwright's clock on ``page`` before it loads (the shared page's browser has had it from
+    its start)."""
+    if not in_shared_context(page):
         page.clock.install()
 
 

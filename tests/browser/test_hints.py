@@ -59,8 +59,8 @@ from .helpers import (
     expect_layout,
     expect_status,
     expected_layout,
+    in_shared_context,
     install_clock,
-    is_shared,
     open_page,
     play_move_on_page,
     read_layout,
@@ -142,8 +142,9 @@ LOSING_MOVE = Move.parse("4b")
 
 
 def open_recorded(page: Any, url: str) -> None:
-    """Open ``url`` with the recorder (helpers.RECORDER_JS) on: the shared page has it always."""
-    if not is_shared(page):
+    """Open ``url`` with the recorder (helpers.RECORDER_JS) on: the shared page's browser has it
+    always."""
+    if not in_shared_context(page):
         page.add_init_script(RECORDER_JS)
     open_page(page, url)
 
@@ -797,8 +798,8 @@ def test_a_killed_worker_is_replaced_and_a_second_one_without_a_second_notice(pa
     expect_never_lost(page)
 
 
-def test_a_worker_that_cannot_load_is_not_restarted_in_a_loop(fresh_page: Any, site: str) -> None:
-    page = fresh_page
+def test_a_worker_that_cannot_load_is_not_restarted_in_a_loop(returning_tab: Any, site: str) -> None:
+    page = returning_tab()
     page.route("**/static/solver-worker.js", lambda route: route.abort())
     install_clock(page)  # the growing back-offs are run through, not waited out
     open_recorded(page, deal_url(site, 1))
@@ -825,9 +826,9 @@ def test_a_worker_that_cannot_load_is_not_restarted_in_a_loop(fresh_page: Any, s
     play_move_on_page(page, game, off_solution_move(game))
 
 
-def test_a_page_that_may_not_make_workers_plays_on_without_hints(fresh_page: Any, site: str) -> None:
+def test_a_page_that_may_not_make_workers_plays_on_without_hints(returning_tab: Any, site: str) -> None:
     """A sandboxed frame with an opaque origin throws on ``new Worker``: no crash, one notice."""
-    page = fresh_page
+    page = returning_tab()
     page.add_init_script("""
       window.Worker = class { constructor() { throw new DOMException('refused', 'SecurityError'); } };
     """)

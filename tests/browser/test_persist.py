@@ -245,12 +245,11 @@ def test_a_damaged_history_keeps_its_legal_prefix(page: Any, site: str) -> None:
 # --- storage that throws ---------------------------------------------------------------------
 
 
-def test_storage_that_throws_plays_on_and_says_so_once(open_context: Any, site: str) -> None:
+def test_storage_that_throws_plays_on_and_says_so_once(returning_tab: Any, site: str) -> None:
     """Storage refused (every access throws), then full (every write throws), each in a tab of its
-    own in one context (the second boots from the browser's caches: a first boot less)."""
-    ctx = open_context()
+    own: a returning player's (they boot from the snapshots cached: no first boot)."""
     for script in (REFUSED_JS, FULL_JS):
-        page = ctx.new_page()
+        page = returning_tab()
         page.add_init_script(script)
         open_page(page, deal_url(site, DEAL))
         game = Game(deal=DEAL)
