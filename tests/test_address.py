@@ -36,12 +36,9 @@ from freecell.ui.address.query import (
     parse_query,
 )
 from freecell.ui.address.sanitize import BIDI_CONTROLS, FSI, PDI, clean, clip, isolate
+from tests.support.values import json_values
 
-JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=6),
-    max_leaves=25,
-)
+JSON = json_values()
 
 
 def short(value: object) -> str:

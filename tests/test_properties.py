@@ -19,6 +19,7 @@ from freecell.game import Game, GameLoadError
 from freecell.piles import FOUNDATION
 from freecell.position import Position
 from freecell.rules import Build, EmptyColumn, Rules
+from tests.support.values import json_values
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -203,13 +204,7 @@ def _real_saves() -> list[str]:
 
 REAL_SAVES = _real_saves()
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
-    lambda children: (
-        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5)
-    ),
-    max_leaves=20,
-)
+JSON = json_values(text=20, key=10, items=5, entries=5, leaves=20, nan=None)
 
 
 def test_real_saves_load() -> None:
@@ -230,7 +225,7 @@ def test_loader_on_any_bytes(data: bytes) -> None:
 
 
 @FUZZ
-@given(json_values)
+@given(JSON)
 def test_loader_on_any_json(value: Any) -> None:
     _check_load(json.dumps(value))
 
@@ -238,15 +233,15 @@ def test_loader_on_any_json(value: Any) -> None:
 @FUZZ
 @given(
     st.fixed_dictionaries(
-        {"format": st.just("freecell-game"), "version": st.just(1) | json_values},
+        {"format": st.just("freecell-game"), "version": st.just(1) | JSON},
         optional={
-            "deal": st.integers(-5, MAX_DEAL + 5) | json_values,
-            "board": st.sampled_from([Position.deal(4).to_text()]) | json_values,
-            "rules": json_values,
-            "auto_move": json_values,
-            "turns": st.lists(st.sampled_from(["1a", "2b", "a1", "1h", "12", "38x2"]) | json_values),
-            "redo": json_values,
-            "elapsed": json_values,
+            "deal": st.integers(-5, MAX_DEAL + 5) | JSON,
+            "board": st.sampled_from([Position.deal(4).to_text()]) | JSON,
+            "rules": JSON,
+            "auto_move": JSON,
+            "turns": st.lists(st.sampled_from(["1a", "2b", "a1", "1h", "12", "38x2"]) | JSON),
+            "redo": JSON,
+            "elapsed": JSON,
         },
     )
 )
@@ -266,7 +261,7 @@ def test_loader_on_save_without_a_key(text: str, data: st.DataObject) -> None:
 
 
 @FUZZ
-@given(text=saves_st, data=st.data(), value=json_values)
+@given(text=saves_st, data=st.data(), value=JSON)
 def test_loader_on_save_with_a_value_replaced(text: str, data: st.DataObject, value: Any) -> None:
     obj = json.loads(text)
     obj[data.draw(st.sampled_from(sorted(obj)))] = value
@@ -274,7 +269,7 @@ def test_loader_on_save_with_a_value_replaced(text: str, data: st.DataObject, va
 
 
 @FUZZ
-@given(text=saves_st, data=st.data(), value=json_values | st.text(max_size=12))
+@given(text=saves_st, data=st.data(), value=JSON | st.text(max_size=12))
 def test_loader_on_save_with_a_turn_replaced(text: str, data: st.DataObject, value: Any) -> None:
     obj = json.loads(text)
     key = data.draw(st.sampled_from(["turns", "redo"]))

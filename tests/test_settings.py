@@ -30,15 +30,12 @@ from freecell.ui.progress.settings import (
     Settings,
     load_settings,
 )
+from tests.support.values import json_values
 
 # Moves of deal 617 (see tests/browser/test_page.py).
 MOVES_617 = ("58", "6a", "82x2")
 
-JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=6),
-    max_leaves=25,
-)
+JSON = json_values()
 
 def short(value: object) -> str:
     text = repr(value)

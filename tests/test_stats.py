@@ -53,6 +53,7 @@ from freecell.ui.progress.stats import (
     read_tally,
     rules_id,
 )
+from tests.support.values import json_values
 
 K1, K2 = deal_key(1), deal_key(617)
 
@@ -178,11 +179,7 @@ def test_not_text_starts_fresh() -> None:
         assert read_tally(value) == (Tally(), True)
 
 
-JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=6),
-    max_leaves=25,
-)
+JSON = json_values(text=20)
 
 
 @settings(max_examples=150, deadline=None)

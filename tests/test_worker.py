@@ -59,6 +59,7 @@ from freecell.worker import (
     difficulty,
 )
 from tests.support.solving import ENOUGH_NODES
+from tests.support.values import json_values
 
 UNSOLVABLE_DEAL = 11982
 MAX_STEPS = 100_000  # slices: far more than any search here needs (11982 takes about 400)
@@ -405,11 +406,7 @@ def test_bad_rules_give_an_error(rules: object) -> None:
 
 # Any text at all, and any object made of the protocol's keys with odd values:
 # the service answers with a list of well-formed messages and never raises.
-_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-    max_leaves=12,
-)
+_values = json_values(key=8, entries=4, leaves=12, nan=False)
 _messages = st.fixed_dictionaries(
     {},
     optional={
