@@ -355,6 +355,8 @@ def returning_tab(page: Any, request_log: RequestLog) -> Iterator[Callable[[], A
         problems = check_log(RequestLog(), [tab])  # its error boxes (its errors are in request_log)
         tab.close()
         request_log.page_errors.extend(problems)  # failed by ``page``'s teardown, with the rest
+    if tabs and not page.is_closed():
+        page.bring_to_front()  # the shared page in front again, with its animation frames
 
 
 @pytest.fixture
