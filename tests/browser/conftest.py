@@ -337,12 +337,10 @@ def returning_tab(page: Any, request_log: RequestLog) -> Iterator[Callable[[], A
     shared = is_shared(page)
 
     def _open() -> Any:
+        tab = page.context.new_page()  # (a test marked with context arguments: a tab of its context)
         if shared:
-            tab = page.context.new_page()
             tab.bring_to_front()  # (a tab behind gets no animation frames)
             request_log.watch_page(tab)
-        else:  # a test marked with context arguments: its own page first, then tabs of its context
-            tab = page if not tabs else page.context.new_page()
         tabs.append(tab)
         return tab
 
