@@ -233,6 +233,15 @@ def open_page(page: Any, url: str) -> None:
     wait_ready(page)
 
 
+def restart(page: Any) -> None:
+    """What a reload does to the shared page's Python, without booting again: the page object
+    stops, then starts anew at the same address and reads the game, the statistics and the
+    settings from storage again.  A test whose point is what a real reload adds (what
+    static/boot.js and static/early.js apply before Python, the snapshots, ``pagehide``) reloads."""
+    assert is_shared(page), "restart() is the shared page's; another page reloads"
+    open_page(page, page.url)
+
+
 # --- reading the table ---------------------------------------------------------------
 
 

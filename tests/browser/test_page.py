@@ -28,6 +28,7 @@ from freecell.game import Game
 from freecell.piles import Move
 from freecell.position import Position
 from freecell.rules import FREECELL, Reason
+from freecell.solver import SOLVED, Solver
 from freecell.ui.progress.stats import KEY_STATS, deal_key, read_tally
 
 from .helpers import (
@@ -118,6 +119,10 @@ OTHER_MOVES = (Move.parse("82"), Move.parse("83"))  # QH onto KS, QH onto KC (at
 SECOND_MOVE = Move.parse("6a")  # after FIRST_MOVE: 6C to a free cell
 THIRD_MOVE = Move.parse("6b")  # after FIRST_MOVE, instead of SECOND_MOVE
 DRAG_TWO = Move.parse("82x2")  # after FIRST_MOVE and SECOND_MOVE: QH JC onto KS
+# Where any move will do: two whose positions the page's solver worker answers in a few hundred
+# nodes (after FIRST_MOVE it searches 54,000, a core busy for the rest of the test)
+QUICK_LINE = (Move.parse("82"), Move.parse("4a"))  # QH onto KS, then 4H to a free cell
+QUICK_NODES = 2_000
 
 BAD_DEALS = ("0", "abc", "99999999999", "٤٢")
 
@@ -162,6 +167,12 @@ def test_boards_are_what_the_browser_tests_need() -> None:
     assert game.check(SECOND_MOVE) is None and game.check(THIRD_MOVE) is None
     game.play(SECOND_MOVE)
     assert game.check(DRAG_TWO) is None
+    game = Game(deal=DEAL)
+    for m in QUICK_LINE:
+        assert game.check(m) is None, m
+        game.play(m)
+        result = Solver(game.position, rules).solve(max_nodes=QUICK_NODES)
+        assert result.verdict == SOLVED, (m.text(), result.verdict)
     deal1 = Position.deal(1)
     assert check_move(deal1, Move.parse("28"), rules).reason is Reason.WRONG_COLOUR  # type: ignore[union-attr]
     assert check_move(deal1, Move.parse("12"), rules).reason is Reason.NOT_ONE_LOWER  # type: ignore[union-attr]
@@ -420,7 +431,7 @@ def test_timer_counts_and_pauses_while_hidden(page: Any, site: str) -> None:
     expect(time).to_have_attribute("data-value", "0")
     page.clock.run_for(5_000)  # no move yet: the clock has not started
     expect(time).to_have_attribute("data-value", "0")
-    play_move_on_page(page, game, FIRST_MOVE)
+    play_move_on_page(page, game, QUICK_LINE[0])
     page.clock.run_for(5_000)
     expect(time).to_have_attribute("data-value", re.compile(r"^[5-7]$"))
     shown = int(status_value(page, "time"))
@@ -440,7 +451,7 @@ def test_timer_counts_and_pauses_while_hidden(page: Any, site: str) -> None:
 def test_resize_keeps_the_game(page: Any, site: str) -> None:
     open_page(page, deal_url(site, DEAL))
     game = Game(deal=DEAL)
-    play_move_on_page(page, game, FIRST_MOVE)
+    play_move_on_page(page, game, QUICK_LINE[0])
     for width, height in ((390, 844), (844, 390)):
         before = read_layout(page)
         page.set_viewport_size({"width": width, "height": height})
@@ -451,7 +462,7 @@ def test_resize_keeps_the_game(page: Any, site: str) -> None:
         expect_layout(page, game.position)
         expect_counters(page, game)
         if width == 390:  # and it still plays
-            play_move_on_page(page, game, SECOND_MOVE)
+            play_move_on_page(page, game, QUICK_LINE[1])
 
 
 # --- a whole game ------------------------------------------------------------------------
@@ -640,7 +651,7 @@ def test_bad_board_in_the_url(page: Any, site: str, request_log: Any, bad: str) 
 def test_bad_deal_in_the_settings(page: Any, site: str) -> None:
     open_page(page, deal_url(site, DEAL))
     game = Game(deal=DEAL)
-    play_move_on_page(page, game, FIRST_MOVE)
+    play_move_on_page(page, game, QUICK_LINE[0])
     page.locator(".actionbar [data-action=game-menu]").click()
     settings = panel(page, "game")  # the game menu holds the deal number
     expect(settings).to_be_visible()
@@ -686,7 +697,7 @@ def test_bad_deal_in_the_settings(page: Any, site: str) -> None:
 def test_rules_panel_opens_and_closes(page: Any, site: str) -> None:
     open_page(page, deal_url(site, DEAL))
     game = Game(deal=DEAL)
-    play_move_on_page(page, game, FIRST_MOVE)
+    play_move_on_page(page, game, QUICK_LINE[0])
     rules = panel(page, "rules")
     expect(rules).to_be_hidden()
     page.locator(".actionbar [data-action=rules]").click()
@@ -707,7 +718,7 @@ def test_back_closes_a_panel_and_the_game_stays(page: Any, site: str) -> None:
     takes its history entry with it; after either, the address names the game on the table."""
     open_page(page, deal_url(site, DEAL))
     game = Game(deal=DEAL)
-    play_move_on_page(page, game, FIRST_MOVE)
+    play_move_on_page(page, game, QUICK_LINE[0])
     # the entry the page is on, and whether it is the panel's
     where = "() => [navigation.currentEntry.index, history.state === 'freecell-panel']"
     back_on_the_game = ("(base) => navigation.currentEntry.index === base"

@@ -381,7 +381,7 @@ def _long_notice_and_hint(page: Any, site: str) -> None:
     open_page(page, f"{site}?deal=617")
     expect(page.locator("html")).to_have_attribute("lang", "de")
     game = Game(617)
-    play_move_on_page(page, game, Move.parse("58"))  # the first save: it fails, the notice shows
+    play_move_on_page(page, game, Move.parse("2a"))  # the first save: it fails, the notice shows
     expect(page.locator("[data-role=notice]")).to_have_attribute("data-notice", "storage",
                                                                  timeout=STEP_TIMEOUT)
     page.locator("body").press("h")

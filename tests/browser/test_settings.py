@@ -62,6 +62,7 @@ from .helpers import (
     open_page,
     past_double_tap,
     play_move_on_page,
+    restart,
     status_locator,
     status_value,
     wait_ready,
@@ -181,13 +182,6 @@ def reload(page: Any) -> None:
     variant of the address."""
     page.reload()
     wait_ready(page)
-
-
-def restart(page: Any) -> None:
-    """What a reload does to the page's Python (it reads the settings and the game from storage
-    again), without booting again: the settings only Python applies.  A real reload of the
-    settings is tests/browser/test_persist.py's."""
-    open_page(page, page.url)
 
 
 def variant_url(site: str, deal: int, variant: str) -> str:
@@ -473,7 +467,7 @@ def test_the_timer_hides_and_survives_a_reload(page: Any, site: str) -> None:
     set_flag(page, "play", "timer", False)
     expect(clock).to_be_hidden()
     assert stored_settings(page)["timer"] is False
-    play_move_on_page(page, Game(617), Move.parse("58"))  # the clock runs on, unseen
+    play_move_on_page(page, Game(617), Move.parse("82"))  # the clock runs on, unseen
     expect(clock).to_be_hidden()
     restart(page)
     expect(clock).to_be_hidden()

@@ -1,9 +1,10 @@
 """Fixtures of the cross-engine tests: one engine's tab for a whole scenario, its own server.
 
 The scenario (``scenario.py``) is one player's visits in one engine, in order:
-the first visit, a move, a hint, a reload, the service worker, the snapshot
-boot, a shared link, offline play.  Each engine's test file is a class of its
-own (``test_firefox.py``, ``test_webkit.py``), so pytest-xdist runs the engines
+the first visit, a move, a hint, the service worker and the snapshots, a link
+shared, then offline a reload that boots from the snapshots and plays.  Each
+engine's test file is a class of its own (``test_firefox.py``,
+``test_webkit.py``), so pytest-xdist runs the engines
 side by side, and the class's ``tab`` is booted once.  Chromium has no class
 here: the browser tests (``tests/browser/``) drive it through every one of these
 steps, and ``test_offline.py`` checks its console as the scenario does (a class
@@ -33,7 +34,7 @@ from builder import browsers
 
 
 class Visit:
-    """The state a scenario carries from test to test: the tab, the server, the game, its link."""
+    """The state a scenario carries from test to test: the tab, the server, the game."""
 
     def __init__(self, tab: browsers.Page, root: Path) -> None:
         self.tab = tab
@@ -41,7 +42,6 @@ class Visit:
         self.url = ""
         self.game: Any = None
         self.moves: list[Any] = []
-        self.link = ""  # the game's link, as the share button copied it
         self._server: contextlib.ExitStack | None = None
         self.failed = False
 

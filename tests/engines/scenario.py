@@ -10,12 +10,14 @@ In order, on one tab of a fresh profile:
    Settings panel keeps its width from tab to tab (Firefox's scroll bar);
 3. a hint: the bar shows a move and marks its piles;
 4. the service worker takes control and caches the build, the page stores
-   the snapshots once idle; a reload keeps the game (its moves, where every
-   card is) and boots the page and the worker from their snapshots, with
-   Pyodide's WebAssembly call trampoline wherever the engine has one;
+   the snapshots once idle;
 5. the share button copies the game's link (the clipboard stubbed);
-6. offline (the server stopped), the shared link opens the same game: the
-   page, the worker, a move and a hint;
+6. offline (the server stopped), a reload keeps the game (its moves, where
+   every card is) and boots the page and the worker from their snapshots,
+   with Pyodide's WebAssembly call trampoline wherever the engine has one;
+   a move and a hint.  (The shared link opening its game is Python's, the
+   same in every engine: tests/browser/test_share_watch.py opens it; a
+   reload here spares a third boot, the dearest thing a scenario does.)
 7. no console error or warning, no uncaught error, no CSP violation, at any step.
 """
 
@@ -104,33 +106,15 @@ class EngineScenario:
         assert marks == ["from", "to"], f"{state} hint marks {marks}"
         _no_console(step)
 
-    def test_4_the_service_worker_the_snapshots_and_a_reload_keeps_the_game(self, step: Visit) -> None:
+    def test_4_the_service_worker_and_the_snapshots(self, step: Visit) -> None:
         tab = step.tab
         # the service worker registered once the game was ready, and the page stored the
-        # snapshots once it was idle; wait for both, then come back
+        # snapshots once it was idle; wait for both (step 6 comes back offline)
         tab.wait("async () => { const r = await navigator.serviceWorker.getRegistration();"
                  " return !!(r && r.active); }", timeout=table.READY, what="an active service worker")
         tab.wait("async () => { const n = (await caches.keys()).find((n) => n.endsWith(' snapshots'));"
                  " return !!n && (await (await caches.open(n)).keys()).length === 2; }",
                  timeout=table.READY, what="the page's cache of snapshots")
-        _no_console(step)
-        tab.reload()
-        table.wait_ready(tab)
-        assert tab.call("() => !!navigator.serviceWorker.controller")
-        info = tab.call("async () => (await import('./static/runtime.mjs')).runtimeInfo()")
-        ready = table.wait_worker(tab)
-        assert (info["boot"], ready["boot"]) == ("snapshot", "snapshot"), (info, ready, tab.call(
-            "async () => [await caches.keys(), (await Promise.all((await caches.keys()).map(async (n) =>"
-            " (await (await caches.open(n)).keys()).map((r) => r.url).filter((u) => u.includes('snap')))))]"),
-            tab.console())
-        # Pyodide's own choice of call path, kept by the snapshot (iOS keeps the JS one)
-        assert info["trampoline"] == ready["trampoline"]
-        # no stack switching (JSPI) in any engine, as the snapshots were made (static/runtime.mjs)
-        assert (info["stackSwitching"], ready["stack_switching"]) == ("off", "off"), (info, ready)
-        print(f"{tab.engine}: page {info}, worker trampoline {ready['trampoline']}")
-        table.expect_layout(tab, step.game)
-        assert table.status(tab, "moves") == str(step.game.moves)
-        table.play(tab, step.game, _next_move(step))
         _no_console(step)
 
     def test_5_the_share_button_copies_the_link(self, step: Visit) -> None:
@@ -147,15 +131,26 @@ class EngineScenario:
         tab.wait("() => document.querySelector('[data-panel=game]').hidden"
                  " && history.state !== 'freecell-panel'",
                  timeout=table.STEP, what="the game panel closed and its history entry left")
-        step.link = link
         _no_console(step)
 
-    def test_6_offline_the_shared_link_opens_the_same_game_that_plays_and_hints(self, step: Visit) -> None:
+    def test_6_offline_a_reload_boots_from_the_snapshots_keeps_the_game_plays_and_hints(
+            self, step: Visit) -> None:
         tab = step.tab
         step.stop_server()
-        tab.goto(step.link)
+        tab.reload()
         table.wait_ready(tab)
-        table.wait_worker(tab)
+        assert tab.call("() => !!navigator.serviceWorker.controller")
+        info = tab.call("async () => (await import('./static/runtime.mjs')).runtimeInfo()")
+        ready = table.wait_worker(tab)
+        assert (info["boot"], ready["boot"]) == ("snapshot", "snapshot"), (info, ready, tab.call(
+            "async () => [await caches.keys(), (await Promise.all((await caches.keys()).map(async (n) =>"
+            " (await (await caches.open(n)).keys()).map((r) => r.url).filter((u) => u.includes('snap')))))]"),
+            tab.console())
+        # Pyodide's own choice of call path, kept by the snapshot (iOS keeps the JS one)
+        assert info["trampoline"] == ready["trampoline"]
+        # no stack switching (JSPI) in any engine, as the snapshots were made (static/runtime.mjs)
+        assert (info["stackSwitching"], ready["stack_switching"]) == ("off", "off"), (info, ready)
+        print(f"{tab.engine}: page {info}, worker trampoline {ready['trampoline']}")
         table.expect_layout(tab, step.game)
         assert table.status(tab, "moves") == str(step.game.moves)
         table.play(tab, step.game, _next_move(step))
