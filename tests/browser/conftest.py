@@ -75,6 +75,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.flaky(reruns=1, only_rerun=[CRASHED]))
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """A shared page the next test does not use is left with its solver worker idle
+    (:func:`helpers.rest_solver`)."""
+    yield
+    for name in ("page", "touch_page"):
+        pg = getattr(item, "funcargs", {}).get(name)
+        if pg is None or (nextitem is not None and name in getattr(nextitem, "fixturenames", ())):
+            continue
+        from .helpers import is_shared, rest_solver
+
+        if is_shared(pg) and restartable(pg):
+            try:
+                rest_solver(pg)
+            except Exception as e:  # (the next test that uses it boots it again if it must)
+                print(f"the shared page could not start deal 1 after {item.nodeid}: {e}")
+
+
 def is_local(url: str) -> bool:
     """Whether a request URL stays on this machine (data: and blob: never leave it)."""
     parts = urlsplit(url)

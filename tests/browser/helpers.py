@@ -233,6 +233,25 @@ def open_page(page: Any, url: str) -> None:
     wait_ready(page)
 
 
+def rest_solver(page: Any) -> bool:
+    """The shared page, left for other tests, does not keep its solver worker searching for nobody:
+    if a search is still running (a position whose answer the last test never waited for), the
+    page starts deal 1, whose search ends in a few nodes.  Else a hard position (deal 617 after 58:
+    54,000 nodes, seconds of Pyodide) could keep a core busy while other tests run (the touch page
+    between its tests; either page while the tests of other files, then the unit tests, run).
+    Whether it started deal 1.  (Not after each test: half of them end with a search still
+    running, most of which the next test's restart ends a moment later.)"""
+    site = _SHARED.get(id(page))
+    if site is None or page.is_closed():
+        return False
+    if not page.evaluate("() => typeof window.freecellRestart === 'function' && !!window.__fc"
+                         " && window.__fc.inFlight() !== null"):
+        return False
+    page.clock.resume()
+    open_page(page, site + "?deal=1")
+    return True
+
+
 def restart(page: Any) -> None:
     """What a reload does to the shared page's Python, without booting again: the page object
     stops, then starts anew at the same address and reads the game, the statistics and the
