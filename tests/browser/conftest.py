@@ -42,6 +42,7 @@ fail to import, on purpose, rather than being skipped without a word.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -89,8 +90,10 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
         if is_shared(pg) and restartable(pg):
             try:
                 rest_solver(pg)
-            except Exception as e:  # (the next test that uses it boots it again if it must)
+            except Exception as e:  # closed: the next test that uses it boots it again
                 print(f"the shared page could not start deal 1 after {item.nodeid}: {e}")
+                with contextlib.suppress(Exception):
+                    pg.close()
 
 
 def is_local(url: str) -> bool:
