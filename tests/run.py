@@ -47,13 +47,18 @@ def run(*cmd: str, quiet: bool = False) -> int:
 
 
 def apt_install(*packages: str) -> bool:
-    """Debian packages, when this runs as root on a system with apt."""
+    """Debian packages, when this runs as root on a system with apt.
+
+    Without the packages they only recommend: 82 packages, not 324 (codecs, printing, Perl,
+    udev...), installed in 17 s from apt's cache against 43 s (here, 2026-12-07), and less to
+    download.  The tests need none of those: the fonts they draw with are the system's.
+    """
     if not (hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get")):
         return False
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.run(["apt-get", "update", "-qq"], env=env, check=False, stdout=subprocess.DEVNULL)
-    done = subprocess.run(["apt-get", "install", "-y", "-qq", *packages], env=env, check=False,
-                          stdout=subprocess.DEVNULL)
+    install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages]
+    done = subprocess.run(install, env=env, check=False, stdout=subprocess.DEVNULL)
     return done.returncode == 0
 
 
