@@ -55,10 +55,14 @@ def server() -> object:
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     assert proc.stdout is not None
-    line = proc.stdout.readline()  # printed once the socket listens
-    if f"127.0.0.1:{port}" not in line:
+    seen = []  # a tree changed since the last build is built first, and says so
+    for line in proc.stdout:  # the address is printed once the socket listens
+        seen.append(line)
+        if f"127.0.0.1:{port}" in line:
+            break
+    else:
         proc.kill()
-        raise AssertionError(f"server did not start: {line!r} {proc.stderr.read() if proc.stderr else ''}")
+        raise AssertionError(f"server did not start: {seen!r} {proc.stderr.read() if proc.stderr else ''}")
     yield f"http://127.0.0.1:{port}"
     proc.terminate()
     proc.wait(timeout=10)
