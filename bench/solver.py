@@ -240,13 +240,14 @@ def _git(*args: str) -> str | None:
 
 
 def solver_source() -> dict[str, Any]:
-    """Which solver was measured: the commit, and the working tree's solver.py and shorten.py."""
+    """Which solver was measured: the commit, and the working tree's solver.py, shorten.py, cardmoves.py."""
     path = ROOT / "freecell" / "solver.py"
     status = _git("status", "--porcelain", "--", "freecell")
     return {
         "commit": _git("rev-parse", "HEAD"),
         "solver_py_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
         "shorten_py_sha256": hashlib.sha256((ROOT / "freecell" / "shorten.py").read_bytes()).hexdigest(),
+        "cardmoves_py_sha256": hashlib.sha256((ROOT / "freecell" / "cardmoves.py").read_bytes()).hexdigest(),
         "freecell_uncommitted_changes": None if status is None else status.splitlines(),
     }
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .cardmoves import card_moves, distance, repair, supports
 from .engine import NotASolutionError, verify_solution
 from .piles import CELL, COLUMN, Move, Pile, cell, column
 from .position import Position
 from .rules import FREECELL, Rules
-from .shorten import card_moves, distance, repair, supports
 
 # how many of the states along a known solution nearest to a position are tried as
 # the start of a repair (KnownPath.repair)
@@ -65,7 +65,7 @@ class KnownPath:
 
     def repair(self, pos: Position, tries: int = REPAIR_TRIES) -> list[Move] | None:
         """A solution from ``pos``: the rest of the known one, as card moves, from one of the
-        ``tries`` states along it nearest to ``pos`` (:func:`freecell.shorten.repair`)."""
+        ``tries`` states along it nearest to ``pos`` (:func:`freecell.cardmoves.repair`)."""
         here = supports(pos, self.rules, ())[0]
         near = sorted(range(len(self.positions)), key=lambda i: (distance(here, self._supports[i]), -i))
         return repair(pos, self.rules, self._cards, near[:tries])

@@ -1,6 +1,6 @@
 """Shortening solutions (:mod:`freecell.shorten`): card moves, edits, windows, auto-moves.
 
-* The shortener's own table (:class:`freecell.shorten.Table`) plays exactly
+* The card moves' table (:class:`freecell.cardmoves.Table`) plays exactly
   the engine's moves: over positions from random play in every variant (and
   with cards coming back from the foundations), every card move it accepts is
   a move ``check_move`` accepts with the same result, and every legal engine
@@ -14,7 +14,7 @@
   any move of a shortened solution, if the engine has a safe auto-move, the
   next move goes to the foundations.
 * A known solution's rest plays, as card moves, from a position off it
-  (:func:`freecell.shorten.repair`), in the player's columns.
+  (:func:`freecell.cardmoves.repair`), in the player's columns.
 
 Runtime: about 15 s (deal 189's raw solution takes 2 s to find).
 """
@@ -26,11 +26,7 @@ import random
 import pytest
 
 from freecell import solver as solver_module
-from freecell.engine import apply_move, check_move, legal_moves, safe_automove
-from freecell.piles import COLUMN, FOUNDATION, Move
-from freecell.position import Position
-from freecell.rules import FREECELL, Rules
-from freecell.shorten import (
+from freecell.cardmoves import (
     TO_CELL,
     TO_EMPTY,
     TO_HOME,
@@ -38,9 +34,13 @@ from freecell.shorten import (
     card_moves,
     distance,
     repair,
-    shorten,
     supports,
 )
+from freecell.engine import apply_move, check_move, legal_moves, safe_automove
+from freecell.piles import COLUMN, FOUNDATION, Move
+from freecell.position import Position
+from freecell.rules import FREECELL, Rules
+from freecell.shorten import shorten
 from freecell.solver import SOLVED, Solver
 from freecell.variants import VARIANTS
 from tests.support.boards import endgame, key, random_walk
