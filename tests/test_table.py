@@ -7,12 +7,14 @@ a free cell, home first).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from freecell.game import Game
-from freecell.piles import CELL, COLUMN, Move, Pile
+from freecell.piles import CELL, COLUMN, FOUNDATION, Move, Pile
 from freecell.position import Position
-from freecell.ui.table.table import TableState
+from freecell.ui.table.table import DOUBLE_TAP_MS, TAP_SLOP_PX, TableState, Tap, TapKind, tap_kind
 
 BOARD = """Foundations: C-5 D-5 H-5 S-5
 Freecells: - - - -
@@ -124,3 +126,23 @@ def test_a_double_tap_sends_home_first_and_selects_when_nothing_takes_it() -> No
     full = table(smart=False, board=FULL)
     out = full.double_tap(col(3), 2)  # the JD: nowhere to go
     assert out.kind == "selected" and full.game.moves == 0
+
+
+def test_what_a_tap_is_after_the_one_before() -> None:
+    """A second tap on the same card soon is a double tap; at the place where a tap just played a
+    move, it is that gesture's echo (a double click on an ace its first click sent home)."""
+    first = Tap(col(0), 6, at=1000.0, x=50.0, y=300.0)
+    assert tap_kind(None, first) is TapKind.SINGLE
+    soon = 1000.0 + DOUBLE_TAP_MS
+    assert tap_kind(first, Tap(col(0), 6, soon, 52.0, 301.0)) is TapKind.DOUBLE
+    assert tap_kind(first, Tap(col(0), 6, soon + 1, 50.0, 300.0)) is TapKind.SINGLE  # too late
+    assert tap_kind(first, Tap(col(0), 5, soon, 50.0, 290.0)) is TapKind.SINGLE  # another card
+    assert tap_kind(first, Tap(col(1), 6, soon, 150.0, 300.0)) is TapKind.SINGLE
+    felt = Tap(None, -1, 1000.0, 50.0, 700.0)
+    assert tap_kind(felt, replace(felt, at=1100.0)) is TapKind.SINGLE  # no card: never a double
+    moved = replace(first, moved=True)  # the ace went home; the card under it is under the pointer
+    for pile, index in ((col(0), 5), (Pile(FOUNDATION, 3), 0), (col(0), 6)):
+        assert tap_kind(moved, Tap(pile, index, soon, 50.0 + TAP_SLOP_PX, 300.0 - TAP_SLOP_PX)) \
+            is TapKind.ECHO
+    assert tap_kind(moved, Tap(col(0), 5, soon, 50.0, 300.0 + TAP_SLOP_PX + 1)) is TapKind.SINGLE
+    assert tap_kind(moved, Tap(col(0), 5, soon + 1, 50.0, 300.0)) is TapKind.SINGLE  # a tap of its own

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from js import document, performance, window
@@ -37,7 +38,7 @@ from ..ui.session.change import Change, MessageLine, Panel
 from ..ui.session.session import Session
 from ..ui.table.focus import KEYS, shortcut
 from ..ui.table.layout import Rect
-from ..ui.table.table import DOUBLE_TAP_MS, Selection
+from ..ui.table.table import Selection, Tap, TapKind, tap_kind
 from ..ui.text.sentences import deal_copied
 from .access import ACTIVATE_KEYS, Access
 from .chrome import Chrome
@@ -90,7 +91,7 @@ class Events:
         self._over: Pile | None = None  # the pile a drag is over (its landing is lit up)
         self.longpress = LongPress(session, view, self.area, bindings,
                                    on_select=self._picked, announce=access.announce)
-        self._last_tap: tuple[Pile, int, float] | None = None  # a tap on a card, for a double tap
+        self._last_tap: Tap | None = None  # the last tap, for a double tap (or its echo)
         self.settings_panel: SettingsPanel | None = None
         self._reduce = window.matchMedia("(prefers-reduced-motion: reduce)")
         self._task: Any = None
@@ -280,19 +281,24 @@ class Events:
             self.access.point_at(dst, -1)
             self.apply(s.drop(p.pile, p.index, dst))
             return
+        tap = Tap(p.pile, p.index if p.on_card else -1, float(e.timeStamp), p.x0, p.y0)
+        kind = tap_kind(self._last_tap, tap)
+        if kind is TapKind.ECHO:  # the rest of a gesture whose first tap played a move
+            self._last_tap = None
+            return
         self.access.point_at(p.pile, p.index)
-        last, self._last_tap = self._last_tap, None
         if p.pile is None:
-            self.apply(s.tap_nothing())
+            change = s.tap_nothing()
         elif p.on_card:
-            at = float(e.timeStamp)
-            if last is not None and last[:2] == (p.pile, p.index) and at - last[2] <= DOUBLE_TAP_MS:
-                self.apply(s.double_tap(p.pile, p.index))  # the second tap: to the best place
-                return
-            self._last_tap = (p.pile, p.index, at)
-            self.apply(s.tap_card(p.pile, p.index))
+            change = (s.double_tap(p.pile, p.index) if kind is TapKind.DOUBLE  # to the best place
+                      else s.tap_card(p.pile, p.index))
         else:
-            self.apply(s.tap_pile(p.pile))
+            change = s.tap_pile(p.pile)
+        if kind is TapKind.DOUBLE and not change.game_changed:
+            self._last_tap = None  # a double tap's second tap is not the first of another
+        else:
+            self._last_tap = replace(tap, moved=change.game_changed)
+        self.apply(change)
 
     def on_pointer_cancel(self, e: Any) -> None:
         p = self.press

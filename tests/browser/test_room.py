@@ -236,6 +236,26 @@ def test_a_double_click_sends_a_card_to_the_best_place(page: Any, site: str) -> 
     expect_layout(page, game.position)
 
 
+# The A of spades alone on the 9 of diamonds: a click sends it home
+ACE_ON_TOP = board_from_parts({1: "9D AS", 2: "KS", 3: "QH", 4: "JC", 5: "TD", 6: "8S", 7: "7H", 8: "6C"})
+
+
+def test_a_double_click_on_a_card_that_goes_home_sends_it_home_and_does_nothing_more(
+        page: Any, site: str) -> None:
+    """The first click sends the ace home; the second, at the same place, is the rest of the same
+    gesture: neither a refusal ("Cards on the foundations stay there.", the ace flying under the
+    pointer) nor a selection of the card under it."""
+    open_page(page, board_url(site, ACE_ON_TOP))
+    game = Game(position=ACE_ON_TOP)
+    x, y = card_point(page, "AS")
+    page.mouse.dblclick(x, y)  # returns once the page has handled both clicks
+    game.play(Move.parse("1h"))
+    expect_layout(page, game.position)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")  # drawn
+    assert page.locator("svg#table g.card.selected").count() == 0
+    assert page.locator("[data-role=message]").inner_text().strip() == ""
+
+
 PICKER_JS = """
 (cards) => {
   const p = document.querySelector('[data-panel=picker]').getBoundingClientRect();

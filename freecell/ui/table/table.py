@@ -24,6 +24,10 @@ Tap rules:
   another card of the same column selects from there instead; a tap anywhere
   else is the destination: the move is played, or refused with its reason,
   and the selection ends either way.
+- A second tap at the same place soon after a tap that played a move is the
+  rest of one gesture (a double click on an ace its first click sent home)
+  and does nothing (:func:`tap_kind`): it would otherwise fall on the card
+  under the moved one, or on the moved card where it flies.
 """
 
 from __future__ import annotations
@@ -69,6 +73,38 @@ class Outcome:
 
 NOTHING_DONE = Outcome(OutcomeKind.NONE)
 DOUBLE_TAP_MS = 400  # a second tap on the same card within this is a double tap (to the best place)
+TAP_SLOP_PX = 24  # a second tap this near the first, across and down (CSS pixels), is at the same place
+
+
+class TapKind(StrEnum):
+    SINGLE = "single"  # a tap of its own
+    DOUBLE = "double"  # the second tap on the same card, soon: to the best place
+    ECHO = "echo"  # the second tap at the place where a tap just played a move: nothing
+
+
+@dataclass(frozen=True, slots=True)
+class Tap:
+    """A tap on the table: the card's pile and index (``index`` -1: a pile or the felt), when
+    (ms) and where (CSS pixels), and whether it played a move."""
+
+    pile: Pile | None
+    index: int
+    at: float
+    x: float
+    y: float
+    moved: bool = False
+
+
+def tap_kind(last: Tap | None, tap: Tap) -> TapKind:
+    """What ``tap`` is after ``last``, the tap before it (see the module docstring)."""
+    if last is None or tap.at - last.at > DOUBLE_TAP_MS:
+        return TapKind.SINGLE
+    if last.moved:
+        near = abs(tap.x - last.x) <= TAP_SLOP_PX and abs(tap.y - last.y) <= TAP_SLOP_PX
+        return TapKind.ECHO if near else TapKind.SINGLE
+    if tap.index >= 0 and (tap.pile, tap.index) == (last.pile, last.index):
+        return TapKind.DOUBLE
+    return TapKind.SINGLE
 
 
 class TableState:
