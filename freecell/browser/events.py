@@ -36,7 +36,7 @@ from ..piles import MoveError, Pile
 from ..ui.progress.save_format import ID_SHAPE
 from ..ui.session.change import Change, MessageLine, Panel
 from ..ui.session.session import Session
-from ..ui.table.focus import KEYS, shortcut
+from ..ui.table.focus import KEYS, SAYS_WHY, shortcut
 from ..ui.table.layout import Rect
 from ..ui.table.table import Selection, Tap, TapKind, tap_kind
 from ..ui.text.sentences import deal_copied
@@ -362,7 +362,7 @@ class Events:
             return
         action = shortcut(key, shift=bool(e.shiftKey), ctrl=bool(e.ctrlKey), alt=bool(e.altKey),
                           meta=bool(e.metaKey))
-        if action is None or not s.available(action):  # the session says, as for its button
+        if action is None or not (s.available(action) or action in SAYS_WHY):  # as for its button
             return
         e.preventDefault()
         self.action(action)

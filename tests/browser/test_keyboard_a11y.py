@@ -316,6 +316,12 @@ def test_shortcuts(page: Any, site: str) -> None:
     for chord in ("Control+u", "Alt+u", "Meta+u", "Control+n"):
         page.keyboard.press(chord)
     expect_game(page, game)
+    # a key whose button is greyed (or hidden) says why it does nothing: a key shows no sign
+    page.keyboard.press("r")
+    expect(announce(page)).to_have_text("Nothing to redo")
+    page.keyboard.press("f")
+    expect(announce(page)).to_have_text(EN.t("msg.finish_not_yet"))
+    expect_game(page, game)
     # H: the hint bar
     page.keyboard.press("h")
     bar = panel(page, "hint")

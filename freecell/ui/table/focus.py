@@ -52,6 +52,9 @@ from .table import Outcome, TableState
 KEYS = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End")
 Action = Literal["undo", "redo", "hint", "new", "finish", "replay"]  # a shortcut's, a button's data-action
 SHORTCUTS: dict[str, Action] = {"u": "undo", "r": "redo", "h": "hint", "n": "new", "f": "finish"}
+# The shortcuts that say why they do nothing when their button could not be pressed ("Nothing to
+# redo"): a key, unlike a greyed button, gives no sign that it was heard.  The others stay silent.
+SAYS_WHY: frozenset[Action] = frozenset({"undo", "redo", "finish"})
 
 
 def shortcut(key: str, *, shift: bool = False, ctrl: bool = False, alt: bool = False,
