@@ -147,8 +147,9 @@ def _to_foundation(pos: Position, move: Move, head: Card) -> Refusal | None:
     s = head & 3
     if move.dst.index != ANY_FOUNDATION and move.dst.index != s:
         return _R(Reason.WRONG_FOUNDATION)
-    if pos.foundations[s] != head // 4:
-        return _R(Reason.NOT_NEXT_FOR_FOUNDATION)
+    n = pos.foundations[s]
+    if n != head // 4:  # with the card on top of that foundation, if any
+        return _R(Reason.NOT_NEXT_FOR_FOUNDATION, card=head, onto=(n - 1) * 4 + s if n else None)
     return None
 
 

@@ -145,7 +145,9 @@ class Refusal:
     ``capacity == cells + 1``), and ``onto``: the destination's exposed card,
     ``None`` for an empty column.  For NOT_ONE_LOWER, WRONG_COLOUR and
     WRONG_SUIT: ``card`` (the first card that moves) and ``onto`` (the card it
-    was put on).  Other refusals carry the reason alone.
+    was put on).  For NOT_NEXT_FOR_FOUNDATION: ``card`` and ``onto``, the top
+    card of its suit's foundation (``None`` while that is empty).  Other
+    refusals carry the reason alone.
     """
 
     reason: Reason

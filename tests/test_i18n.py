@@ -62,6 +62,7 @@ REFUSAL_PLACEHOLDERS: dict[Reason, set[str]] = {
     Reason.NOT_ONE_LOWER: {"card", "bases", "onto"},
     Reason.WRONG_COLOUR: {"card", "bases", "onto"},
     Reason.WRONG_SUIT: {"card", "bases", "onto"},
+    Reason.NOT_NEXT_FOR_FOUNDATION: {"card", "next"},
 }
 
 # French terms of the game, as the values (or part of the values) of their keys.

@@ -13,11 +13,11 @@ from urllib.parse import quote
 import pytest
 
 from freecell.cards import parse_card
-from freecell.engine import moving_cards
+from freecell.engine import check_move, moving_cards
 from freecell.game import Game
 from freecell.piles import CELL, FOUNDATION, Move, Pile, column
 from freecell.position import Position
-from freecell.rules import Reason, Refusal
+from freecell.rules import FREECELL, Reason, Refusal
 from freecell.ui.address.query import parse_query
 from freecell.ui.analysis import analysis as an
 from freecell.ui.analysis import replies as rp
@@ -203,6 +203,17 @@ def test_a_refusal_under_other_rules_says_why() -> None:
     assert catalogue("de").refusal(colour) == (
         "Rot und Schwarz müssen sich abwechseln: 8♦ gehört auf 9♣ oder 9♠, nicht auf 9♥.")
     assert Catalogue("en", {}).refusal(kings) == "refusal.too_many_kings"  # a missing text shows its key
+
+
+def test_a_card_refused_by_its_foundation_is_told_the_card_it_waits_for() -> None:
+    deal1 = Position.deal(1)  # 6♠ ends column 1, no card home
+    refusal = check_move(deal1, Move.parse("1h"), FREECELL)
+    assert refusal == Refusal(Reason.NOT_NEXT_FOR_FOUNDATION, card=parse_card("6S"))
+    assert catalogue().refusal(refusal) == "6♠ cannot go up yet: its foundation needs A♠ first."
+    on_two = Refusal(Reason.NOT_NEXT_FOR_FOUNDATION, card=parse_card("5H"), onto=parse_card("2H"))
+    assert catalogue().refusal(on_two) == "5♥ cannot go up yet: its foundation needs 3♥ first."
+    assert catalogue("fr").refusal(on_two) == (
+        "5♥ ne peut pas encore monter\u202f: sa fondation attend d’abord 3♥.")
 
 
 def test_a_drag_asks_where_the_cards_would_land_and_changes_nothing() -> None:
