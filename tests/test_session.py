@@ -209,11 +209,11 @@ def test_a_card_refused_by_its_foundation_is_told_the_card_it_waits_for() -> Non
     deal1 = Position.deal(1)  # 6♠ ends column 1, no card home
     refusal = check_move(deal1, Move.parse("1h"), FREECELL)
     assert refusal == Refusal(Reason.NOT_NEXT_FOR_FOUNDATION, card=parse_card("6S"))
-    assert catalogue().refusal(refusal) == "6♠ cannot go up yet: its foundation needs A♠ first."
+    assert catalogue().refusal(refusal) == "Not yet: A♠ goes up before 6♠."
     on_two = Refusal(Reason.NOT_NEXT_FOR_FOUNDATION, card=parse_card("5H"), onto=parse_card("2H"))
-    assert catalogue().refusal(on_two) == "5♥ cannot go up yet: its foundation needs 3♥ first."
+    assert catalogue().refusal(on_two) == "Not yet: 3♥ goes up before 5♥."
     assert catalogue("fr").refusal(on_two) == (
-        "5♥ ne peut pas encore monter\u202f: sa fondation attend d’abord 3♥.")
+        "Pas encore\u202f: 3♥ monte avant 5♥.")
 
 
 def test_a_drag_asks_where_the_cards_would_land_and_changes_nothing() -> None:
