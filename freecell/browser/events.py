@@ -287,6 +287,7 @@ class Events:
             self._last_tap = None
             return
         self.access.point_at(p.pile, p.index)
+        picked = s.table.selection is None  # a tap on a card now moves that card itself
         if p.pile is None:
             change = s.tap_nothing()
         elif p.on_card:
@@ -296,8 +297,9 @@ class Events:
             change = s.tap_pile(p.pile)
         if kind is TapKind.DOUBLE and not change.game_changed:
             self._last_tap = None  # a double tap's second tap is not the first of another
-        else:
-            self._last_tap = replace(tap, moved=change.game_changed)
+        else:  # its card went from under the pointer (not a destination's tap: the next tap is free)
+            sent = change.game_changed and p.on_card and (picked or kind is TapKind.DOUBLE)
+            self._last_tap = replace(tap, moved=sent)
         self.apply(change)
 
     def on_pointer_cancel(self, e: Any) -> None:

@@ -236,8 +236,8 @@ def test_a_double_click_sends_a_card_to_the_best_place(page: Any, site: str) -> 
     expect_layout(page, game.position)
 
 
-# The A of spades alone on the 9 of diamonds: a click sends it home
-ACE_ON_TOP = board_from_parts({1: "9D AS", 2: "KS", 3: "QH", 4: "JC", 5: "TD", 6: "8S", 7: "7H", 8: "6C"})
+# The A of spades alone on the 9 of diamonds: a click sends it home; the 9 then goes on the 10 of spades
+ACE_ON_TOP = board_from_parts({1: "9D AS", 2: "KS", 3: "QH", 4: "JC", 5: "TS", 6: "8S", 7: "7H", 8: "6C"})
 
 
 def test_a_double_click_on_a_card_that_goes_home_sends_it_home_and_does_nothing_more(
@@ -254,6 +254,16 @@ def test_a_double_click_on_a_card_that_goes_home_sends_it_home_and_does_nothing_
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")  # drawn
     assert page.locator("svg#table g.card.selected").count() == 0
     assert page.locator("[data-role=message]").inner_text().strip() == ""
+    # a click that plays a selected card's move leaves the next click free, however soon: the 9
+    # onto the 10 by a click on the 10's middle, then at once a click there, on the 9, selects it
+    click_card(page, "9D")
+    expect(card_locator(page, "9D")).to_have_class(re.compile(r"\bselected\b"), timeout=STEP_TIMEOUT)
+    x, y = card_point(page, "TS", frac=0.6)
+    page.mouse.click(x, y)
+    game.play(Move.parse("15"))
+    expect_layout(page, game.position)
+    page.mouse.click(x, y)
+    expect(card_locator(page, "9D")).to_have_class(re.compile(r"\bselected\b"), timeout=STEP_TIMEOUT)
 
 
 PICKER_JS = """

@@ -24,10 +24,12 @@ Tap rules:
   another card of the same column selects from there instead; a tap anywhere
   else is the destination: the move is played, or refused with its reason,
   and the selection ends either way.
-- A second tap at the same place soon after a tap that played a move is the
-  rest of one gesture (a double click on an ace its first click sent home)
-  and does nothing (:func:`tap_kind`): it would otherwise fall on the card
-  under the moved one, or on the moved card where it flies.
+- A second tap at the same place soon after a tap that sent its own card away
+  (home, or to the best place) is the rest of one gesture (a double click on
+  an ace its first click sent home) and does nothing (:func:`tap_kind`): it
+  would otherwise fall on the card under the moved one, or on the moved card
+  where it flies.  A tap that played a selected card's move leaves the next
+  tap free, however soon.
 """
 
 from __future__ import annotations
@@ -79,13 +81,13 @@ TAP_SLOP_PX = 24  # a second tap this near the first, across and down (CSS pixel
 class TapKind(StrEnum):
     SINGLE = "single"  # a tap of its own
     DOUBLE = "double"  # the second tap on the same card, soon: to the best place
-    ECHO = "echo"  # the second tap at the place where a tap just played a move: nothing
+    ECHO = "echo"  # the second tap at the place a tap just sent its card away from: nothing
 
 
 @dataclass(frozen=True, slots=True)
 class Tap:
     """A tap on the table: the card's pile and index (``index`` -1: a pile or the felt), when
-    (ms) and where (CSS pixels), and whether it played a move."""
+    (ms) and where (CSS pixels), and whether it sent that card away (``moved``)."""
 
     pile: Pile | None
     index: int
