@@ -294,6 +294,37 @@ def test_the_page_takes_a_shorter_solution_for_par_and_hints() -> None:
     assert parse_reply(bad, pos, FREECELL) is None
 
 
+def test_a_won_deal_s_start_goes_back_to_the_worker_with_its_solution_and_comes_back_shorter() -> None:
+    """A player who moved before the worker shortened the start: at the win, the page gives the
+    start back with the solution it knows; the worker finds it in no search, then shortens it."""
+    from freecell.ui.analysis.analysis import Analysis
+    from freecell.ui.analysis.replies import AskSolver, SolverReply, parse_reply, solve_message
+
+    pos = Position.deal(2)
+    first = Solver(pos, FREECELL).solve(max_nodes=50_000)
+    analysis = Analysis(FREECELL)
+    reply = parse_reply({"type": "result", "id": 1, "verdict": "solved", "moves": [m.to_json() for m in
+                         first.moves], "hint": None, "nodes": first.nodes, "ms": 1}, pos, FREECELL)
+    assert isinstance(reply, SolverReply)
+    analysis.answered(pos, reply)
+    before, effects = analysis.par(pos, auto_move=True)
+    asks = [e.ask for e in effects if isinstance(e, AskSolver)]
+    assert len(asks) == 1 and asks[0].path == (pos, tuple(first.moves))
+    s = Service(improve_nodes=200, improve_seconds=NO_CLOCK)
+    s.receive(json.dumps(solve_message(asks[0], 2)))
+    result = drive(s)
+    assert result["verdict"] == SOLVED and result["nodes"] == 0
+    improved: list[dict[str, object]] = []
+    while s.improving and not improved:
+        improved = s.step_idle()
+    assert improved
+    shorter = parse_reply(improved[-1], pos, FREECELL)
+    assert isinstance(shorter, SolverReply)
+    analysis.answered(pos, shorter)
+    after, _ = analysis.par(pos, auto_move=True)
+    assert before.moves is not None and after.moves == improved[-1]["turns"] < before.moves
+
+
 def test_a_hint_never_follows_a_longer_line_than_the_page_knew() -> None:
     from freecell.engine import apply_move
     from freecell.ui.analysis.analysis import Analysis

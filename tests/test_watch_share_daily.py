@@ -249,7 +249,9 @@ def test_par_from_the_known_solution_of_the_start() -> None:
     change = win(s, reply)
     assert s.par is not None
     assert s.par.moves == pb.par(s.game.start, reply.moves, s.game.rules) == s.game.moves
-    assert not [a for a in asks(change) if a.position == s.game.start]  # kept from the hints: no search
+    # not searched again: given back with its solution, which the worker finds at once (then shortens)
+    assert [a.path for a in asks(change) if a.position == s.game.start] == [
+        (s.game.start, s.analysis.solution(s.game.start))]
     text = par_text(s.cat, s.game.moves, s.par)
     assert text == f"You: {s.game.moves} moves, the solver’s: {s.par.moves}, counted the same way."
     assert not s.progress.watched and "You won in" in change.announce
@@ -284,7 +286,8 @@ def test_the_par_is_the_starts_solution_however_many_positions_were_solved_since
         since += len(answer.moves)
     assert since > an.MAX_KNOWN and len(s.analysis.known) <= an.MAX_KNOWN
     change = win(s, reply)
-    assert not [a for a in asks(change) if a.position == s.game.start]  # not searched again
+    assert [a.path for a in asks(change) if a.position == s.game.start] == [  # not searched again
+        (s.game.start, s.analysis.solution(s.game.start))]
     assert s.par == Par(ParState.KNOWN, pb.par(s.game.start, reply.moves, s.game.rules))
 
 

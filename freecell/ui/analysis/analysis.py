@@ -329,11 +329,20 @@ class Analysis:
         return [AskSolver(Ask(pos, self.rules, HINT_BUDGET_MS, self.background))]
 
     def par(self, start: Position, auto_move: bool) -> tuple[Par, list[SolverEffect]]:
-        """The par of a game won from ``start``: from its known solution, else asked of the worker."""
+        """The par of a game won from ``start``: from its known solution, else asked of the worker.
+
+        A known solution is given back to the worker too (found again at once), which shortens
+        it in its idle time: a player who moved before the worker had shortened the deal's
+        start (it shortens the position on the table) gets the short par a moment after the win.
+        """
         k = self.known.get(start)
         if k is not None:
             rest = self.solution(start)
-            return (Par.of(start, rest, self.rules, auto_move) if rest else Par(ParState.UNKNOWN)), []
+            if not rest:
+                return Par(ParState.UNKNOWN), []
+            again: list[SolverEffect] = [] if self.unavailable else [
+                AskSolver(Ask(start, self.rules, PAR_BUDGET_MS, path=(start, tuple(rest))))]
+            return Par.of(start, rest, self.rules, auto_move), again
         if self.unavailable:
             return Par(ParState.UNKNOWN), []
         return Par(ParState.SEARCHING), [AskSolver(Ask(start, self.rules, PAR_BUDGET_MS))]
