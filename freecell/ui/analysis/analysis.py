@@ -340,7 +340,7 @@ class Analysis:
             rest = self.solution(start)
             if not rest:
                 return Par(ParState.UNKNOWN), []
-            again: list[SolverEffect] = [] if self.unavailable else [
+            again: list[SolverEffect] = [] if self.unavailable or len(rest) > MAX_PATH_MOVES else [
                 AskSolver(Ask(start, self.rules, PAR_BUDGET_MS, path=(start, tuple(rest))))]
             return Par.of(start, rest, self.rules, auto_move), again
         if self.unavailable:
