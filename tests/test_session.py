@@ -202,6 +202,9 @@ def test_a_refusal_under_other_rules_says_why() -> None:
     colour = Refusal(Reason.WRONG_COLOUR, card=parse_card("8D"), onto=parse_card("9H"))
     assert catalogue("de").refusal(colour) == (
         "Rot und Schwarz müssen sich abwechseln: 8♦ gehört auf 9♣ oder 9♠, nicht auf 9♥.")
+    broken = Refusal(Reason.BROKEN_SEQUENCE)
+    assert cat.refusal(broken) == "These cards are not a sequence in alternating colours."
+    assert cat.refusal(broken, variant("seahaven").rules) == "These cards are not a sequence in one suit."
     assert Catalogue("en", {}).refusal(kings) == "refusal.too_many_kings"  # a missing text shows its key
 
 

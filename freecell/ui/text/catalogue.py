@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterable, Mapping
 
 from ...cards import KING, SUITS, card_symbol, make_card, rank, suit
-from ...rules import FREECELL, Reason, Refusal, Rules, move_capacity
+from ...rules import FREECELL, Build, Reason, Refusal, Rules, move_capacity
 from ..progress.settings import LANGUAGES
 
 DEFAULT_LANGUAGE = "en"
@@ -90,6 +90,8 @@ class Catalogue:
                 columns = self.count("refusal.columns", r.columns)
             onto = "" if r.onto is None else card_symbol(r.onto)
             return self.t(key, moving=r.moving, capacity=r.capacity, cells=cells, columns=columns, onto=onto)
+        if r.reason is Reason.BROKEN_SEQUENCE and rules.build is Build.SUIT:
+            return self.t("refusal.broken_sequence_suit")  # not "in alternating colours"
         if r.reason is Reason.NOT_NEXT_FOR_FOUNDATION and r.card is not None:
             after = 1 if r.onto is None else rank(r.onto) + 1  # the card its foundation takes next
             return self.t(key, card=card_symbol(r.card), next=card_symbol(make_card(after, suit(r.card))))
