@@ -90,7 +90,7 @@ class Page:
     # --- start -------------------------------------------------------------
     def start(self, boot: Boot) -> None:
         s = self.session
-        self.chrome.panels.build_rules(s.cat)
+        self.chrome.panels.build_rules(s.cat, s.variant())
         build_language_choice(s.cat, s.settings.language)
         self.events.bind(on_motion=self.motion_changed, on_tick=lambda: self.chrome.status.time(self.session))
         if self.events.settings_panel is not None:
@@ -129,8 +129,9 @@ class Page:
         if change.texts:
             translate_page(s.cat)
             self.chrome.bars.retranslate(s.cat)
-            self.chrome.panels.build_rules(s.cat)
             build_language_choice(s.cat, s.settings.language)
+        if change.texts or change.new_game:  # the rules of the variant on the table first
+            self.chrome.panels.build_rules(s.cat, s.variant())
         if self.restyle() or change.redraw or change.frames:
             self.draw(frames=list(change.frames), animate=bool(change.frames))
         if change.new_game and self.started and s.game.moves == 0 and s.watch.playback is None:

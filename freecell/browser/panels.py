@@ -206,7 +206,8 @@ class Panels:
             button.focus()
 
     # --- the rules panel -------------------------------------------------------------------
-    def build_rules(self, cat: Catalogue) -> None:
+    def build_rules(self, cat: Catalogue, on_table: str = "freecell") -> None:
+        """The rules panel, in ``cat``'s language: a variant on the table (``on_table``) first."""
         body = document.getElementById("rules-body")
         body.replaceChildren()
         t = cat.t
@@ -219,6 +220,10 @@ class Panels:
             body.appendChild(el)
             return el
 
+        if on_table != "freecell":  # what the table plays, before the rules it changes
+            add("h3", t("rules.on_table", name=t(f"variant.{on_table}")), data_rules="on-table")
+            add("p", t(f"rules.variant.{on_table}"))
+            add("p", t("rules.on_table_note"))
         for section in RULES_SECTIONS:
             add("h3", t(f"rules.{section}.title"))
             for para in cat.paragraphs(f"rules.{section}.body"):

@@ -782,6 +782,9 @@ def test_each_language_renders_table_settings_and_rules(page: Any, site: str, la
     expect(rules).to_be_visible()
     expect_all_texts(page, "[data-panel=rules]")
     expect(rules.locator("h3[data-rules=variants]")).to_have_text(t["rules.variants.title"])
+    # Eight Off on the table: its rules come first, then FreeCell's that it changes
+    expect(rules.locator("#rules-body > h3").first).to_have_text(
+        t["rules.on_table"].format(name=t["variant.eightoff"]))
     for v in VARIANTS:
         head = rules.locator(f"h4[data-variant={v}]")
         expect(head).to_have_text(t[f"variant.{v}"])
@@ -838,6 +841,14 @@ def test_each_variant_opens_from_the_settings(page: Any, site: str) -> None:
     expect_status(page, "variant", "seahaven")
     deal = int(status_value(page, "deal"))
     expect_variant_table(page, "seahaven", deal)
+    # the rules panel opens with the variant on the table, then the FreeCell rules it changes
+    t = catalogue("en")
+    page.locator(".actionbar [data-action=rules]").click()
+    head = page.locator("#rules-body > h3").first
+    expect(head).to_have_text(t["rules.on_table"].format(name=t["variant.seahaven"]))
+    expect(head).to_have_attribute("data-rules", "on-table")
+    expect(head.locator("xpath=following-sibling::p[1]")).to_have_text(t["rules.variant.seahaven"])
+    page.keyboard.press("Escape")
     assert "variant=seahaven" in page.evaluate("() => location.search")
     reload(page)
     expect_variant_table(page, "seahaven", deal)
