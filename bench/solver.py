@@ -240,14 +240,16 @@ def _git(*args: str) -> str | None:
 
 
 def solver_source() -> dict[str, Any]:
-    """Which solver was measured: the commit, and the working tree's solver.py, shorten.py, cardmoves.py."""
+    """Which solver was measured: the commit, and the working tree's solver.py, shorten.py, cardmoves.py
+    (``None`` in a tree from before it)."""
     path = ROOT / "freecell" / "solver.py"
     status = _git("status", "--porcelain", "--", "freecell")
     return {
         "commit": _git("rev-parse", "HEAD"),
         "solver_py_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
         "shorten_py_sha256": hashlib.sha256((ROOT / "freecell" / "shorten.py").read_bytes()).hexdigest(),
-        "cardmoves_py_sha256": hashlib.sha256((ROOT / "freecell" / "cardmoves.py").read_bytes()).hexdigest(),
+        "cardmoves_py_sha256": (hashlib.sha256(cardmoves.read_bytes()).hexdigest()
+                                if (cardmoves := ROOT / "freecell" / "cardmoves.py").exists() else None),
         "freecell_uncommitted_changes": None if status is None else status.splitlines(),
     }
 
