@@ -283,7 +283,7 @@ class Events:
             return
         tap = Tap(p.pile, p.index if p.on_card else -1, float(e.timeStamp), p.x0, p.y0)
         kind = tap_kind(self._last_tap, tap)
-        if kind is TapKind.ECHO:  # the rest of a gesture whose first tap played a move
+        if kind is TapKind.ECHO:  # the rest of a gesture whose first tap sent its own card away
             self._last_tap = None
             return
         self.access.point_at(p.pile, p.index)
